@@ -1,0 +1,139 @@
+"""The command line.  Every command returns an exit code; only `main` touches sys.exit."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+
+import mpmath
+
+from . import __version__
+from .errors import ConfigError
+from .verdict import CONFIG_ERROR_EXIT, UNKNOWN, Check, Result, worst_exit
+
+EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
+2 usage or configuration error.  With several files the worst wins (2, then 1, then 3, then 0)."""
+
+
+class Progress:
+    """A one-line progress indicator on stderr, only when stderr is a terminal."""
+
+    def __init__(self, label: str, enabled: bool):
+        self.label, self.enabled = label, enabled
+
+    def __call__(self, stage: str, frac: float):
+        if self.enabled:
+            bar = "#" * int(20 * frac)
+            sys.stderr.write(f"\r{self.label}: {stage:<8} [{bar:<20}] {100 * frac:5.1f}%")
+            sys.stderr.flush()
+
+    def done(self):
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 79 + "\r")
+            sys.stderr.flush()
+
+
+def _fmt(v, digits=6):
+    return "-" if v is None else mpmath.nstr(mpmath.mpf(v), digits)
+
+
+def summary_line(r: Result) -> str:
+    return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {r.claim['epsilon']}"
+            f"{', delta ' + r.claim['delta'] if r.claim['delta'] != '0' else ''}; "
+            f"exhibited {_fmt(r.epsilon_lower)}; certified <= {_fmt(r.epsilon_upper)}")
+
+
+def print_result(r: Result, quiet: bool, out=sys.stdout):
+    print(summary_line(r), file=out)
+    if quiet:
+        return
+    for c in r.checks:
+        print(f"    {c.status:<9} {c.id:<24} {c.detail}", file=out)
+    if r.witness:
+        w = r.witness
+        if "log_ratio" in w:
+            print(f"    witness: x={w['x']} x'={w['x_prime']} y={w['y']} dist={w['dist'][:14]} "
+                  f"log_ratio={w['log_ratio'][:14]} > {w['epsilon_times_dist'][:14]}", file=out)
+        else:
+            print(f"    witness: x={w['x']} x'={w['x_prime']} hockey_stick={w['hockey_stick'][:14]}", file=out)
+
+
+def cmd_check(args) -> int:
+    from .spec.load import load_spec
+
+    specs, errors = [], []
+    for path in args.files:
+        try:
+            specs.append(load_spec(path))
+        except ConfigError as err:
+            errors.append(err.line())
+    if args.json:
+        parent = os.path.dirname(os.path.abspath(args.json))
+        if not os.path.isdir(parent):
+            errors.append(f"{args.json}: --json: directory {parent} does not exist")
+    if errors:
+        for line in errors:
+            print(f"gpaudit: error: {line}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    from .check import check_spec
+    from .report.json_report import result_to_json, write_json_atomic
+
+    results = []
+    for spec in specs:
+        prog = Progress(spec.name, sys.stderr.isatty() and not args.quiet)
+        try:
+            r = check_spec(spec, progress=prog, seed=args.seed, effort=args.effort)
+        except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
+            prog.done()
+            detail = f"{type(err).__name__}: {err}"
+            print(f"gpaudit: internal error on {spec.path}: {detail}", file=sys.stderr)
+            if os.environ.get("GPAUDIT_DEBUG"):
+                traceback.print_exc()
+            r = Result(spec.name, spec.path, spec.sha256, UNKNOWN,
+                       {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
+                       checks=[Check("internal", UNKNOWN, "none", detail)])
+        prog.done()
+        print_result(r, args.quiet)
+        results.append(r)
+    if args.json:
+        payload = [result_to_json(r) for r in results]
+        write_json_atomic(args.json, payload[0] if len(payload) == 1 else payload)
+    return worst_exit(r.exit_code for r in results)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="gpaudit", description="Audit, prove and certify smooth-sensitivity "
+                                "Geo-Privacy mechanisms described by mech.yaml files.", epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"gpaudit {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    c = sub.add_parser("check", help="decide certified / refuted / unknown for each configuration",
+                       description="Decide, for each configuration, whether its privacy claim is "
+                       "certified (sound proof), refuted (a verified witness) or unknown.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("files", nargs="+", metavar="FILE", help="mech.yaml configuration(s)")
+    c.add_argument("--json", metavar="OUT", help="write the JSON report (a list for several files)")
+    c.add_argument("--seed", type=int, default=None, help="audit seed (default: the file's audit.seed, else 0)")
+    c.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None,
+                   help="audit effort (default: the file's audit.effort, else standard)")
+    c.add_argument("--quiet", action="store_true", help="one line per file, nothing else")
+    c.set_defaults(func=cmd_check)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse prints its own one-line usage error
+        return CONFIG_ERROR_EXIT if exc.code else 0
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return CONFIG_ERROR_EXIT
+    return args.func(args)
+
+
+def entry() -> None:
+    sys.exit(main())

@@ -1,0 +1,312 @@
+"""Load and validate ``mech.yaml`` (schema version 1) into an exact :class:`Spec`.
+
+Every problem becomes a :class:`ConfigError` naming the file, the field and what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import sys
+from pathlib import Path
+
+import sympy as sp
+import yaml
+
+from ..errors import ConfigError, FieldError
+from .expr import parse_expr, numeric_value
+from .types import (AuditOptions, BoundSpec, ClaimSpec, NoiseSpec, Piece, QuerySpec, Spec,
+                    input_symbols)
+
+TOP_FIELDS = {"gpaudit", "name", "description", "params", "input", "query", "bound", "noise",
+              "claim", "audit"}
+QUERY_FIELDS = {
+    "soft_threshold": ({"T", "tau"}, set(), 1),
+    "bounded_range": ({"l", "r", "tau"}, set(), 1),
+    "two_way_threshold": ({"T1", "T2", "tau"}, set(), 2),
+    "gaussian_kde": ({"t", "h"}, set(), None),
+    "piecewise": ({"pieces"}, set(), None),
+    "python": ({"callable"}, set(), None),
+}
+BOUND_KINDS = {"smooth_sensitivity": set(), "constant": {"value"}, "piecewise": {"pieces"},
+               "python": {"callable"}}
+FAMILY_SHAPES = {"laplace": ({}, set()), "gen_cauchy": ({"theta": 1}, {"p"}),
+                 "student_t": ({}, {"nu"}), "polyplace": ({}, {"alpha"})}
+EFFORTS = ("quick", "standard", "thorough")
+
+
+class _Loader:
+    def __init__(self, path: str):
+        self.path = path
+        self.names: dict[str, sp.Expr] = {}
+        self.binary: list[str] = []
+
+    # -- helpers -------------------------------------------------------------------------
+    def fail(self, field: str, problem: str):
+        raise ConfigError(self.path, field, problem)
+
+    def mapping(self, value, field: str, allowed: set, required: set = frozenset()) -> dict:
+        if not isinstance(value, dict):
+            self.fail(field, f"expected a mapping, got {_kind(value)}")
+        for key in value:
+            if not isinstance(key, str) or key not in allowed:
+                self.fail(f"{field}.{key}" if field else str(key),
+                          f"unknown field (allowed: {', '.join(sorted(allowed))})")
+        for key in sorted(required):
+            if key not in value:
+                self.fail(f"{field}.{key}" if field else key, "missing required field")
+        return value
+
+    def number(self, value, field: str, *, lo=None, lo_strict=True, hi=None, hi_strict=True,
+               allow_inf=False) -> sp.Expr:
+        try:
+            expr = numeric_value(parse_expr(value, self.names))
+        except FieldError as err:
+            self.fail(field, err.problem)
+        if isinstance(value, float):
+            self.binary.append(field)
+        if expr in (sp.oo, -sp.oo):
+            if not allow_inf:
+                self.fail(field, "must be finite")
+            if expr == -sp.oo:
+                self.fail(field, "must not be -inf")
+            return expr
+        if lo is not None and (expr < lo if not lo_strict else expr <= lo):
+            self.fail(field, f"must be {'>' if lo_strict else '>='} {lo}, got {_show(expr)}")
+        if hi is not None and (expr > hi if not hi_strict else expr >= hi):
+            self.fail(field, f"must be {'<' if hi_strict else '<='} {hi}, got {_show(expr)}")
+        return expr
+
+    # -- sections ------------------------------------------------------------------------
+    def params(self, raw):
+        if raw is None:
+            return {}
+        if not isinstance(raw, dict):
+            self.fail("params", f"expected a mapping, got {_kind(raw)}")
+        pending = dict(raw)
+        for key in pending:
+            if not isinstance(key, str) or not key.isidentifier():
+                self.fail(f"params.{key}", "parameter names must be identifiers")
+            if key in ("pi", "e", "inf", "x") or key.startswith("x") and key[1:].isdigit():
+                self.fail(f"params.{key}", "name is reserved")
+        # Resolve in dependency order; a name not yet known may be defined later.
+        while pending:
+            progress = False
+            for key in list(pending):
+                try:
+                    val = numeric_value(parse_expr(pending[key], self.names))
+                except FieldError as err:
+                    if err.problem.startswith("unknown name") and \
+                            err.problem.split("'")[1] in pending:
+                        continue
+                    self.fail(f"params.{key}", err.problem)
+                if isinstance(pending[key], float):
+                    self.binary.append(f"params.{key}")
+                self.names[key] = val
+                del pending[key]
+                progress = True
+            if not progress:
+                self.fail("params." + sorted(pending)[0], "circular definition")
+        return dict(self.names)
+
+    def pieces(self, raw, field: str, dim: int) -> tuple[Piece, ...]:
+        if not isinstance(raw, list) or not raw:
+            self.fail(field, "expected a non-empty list of {where, value}")
+        syms = input_symbols(dim)
+        names = dict(self.names)
+        names.update({str(s): s for s in syms})
+        if dim == 1:
+            names["x1"] = syms[0]
+        out = []
+        for i, item in enumerate(raw):
+            f = f"{field}[{i}]"
+            last = i == len(raw) - 1
+            self.mapping(item, f, {"where", "value"}, {"value"} if last else {"where", "value"})
+            try:
+                value = parse_expr(item["value"], names)
+            except FieldError as err:
+                self.fail(f + ".value", err.problem)
+            if not isinstance(value, sp.Expr) or value.has(sp.oo, -sp.oo):
+                self.fail(f + ".value", "must be a finite arithmetic expression")
+            extra = value.free_symbols - set(syms)
+            if extra:
+                self.fail(f + ".value", f"unknown variable {sorted(map(str, extra))[0]}")
+            if "where" in item:
+                try:
+                    cond = parse_expr(item["where"], names, allow_bool=True)
+                except FieldError as err:
+                    self.fail(f + ".where", err.problem)
+                if isinstance(cond, sp.Expr):
+                    self.fail(f + ".where", "expected a condition (use < <= > >= and or not)")
+            else:
+                cond = sp.true
+            out.append(Piece(cond, value))
+        return tuple(out)
+
+    def callable_ref(self, value, field: str, base: Path):
+        if not isinstance(value, str) or value.count(":") != 1:
+            self.fail(field, "expected 'package.module:function'")
+        mod_name, func_name = value.split(":")
+        added = str(base) not in sys.path
+        if added:
+            sys.path.insert(0, str(base))
+        try:
+            module = importlib.import_module(mod_name)
+        except Exception as err:  # noqa: BLE001 - any import failure is a config error
+            self.fail(field, f"cannot import module '{mod_name}': {type(err).__name__}: {err}")
+        finally:
+            if added:
+                sys.path.remove(str(base))
+        func = getattr(module, func_name, None)
+        if not callable(func):
+            self.fail(field, f"'{func_name}' is not a callable in module '{mod_name}'")
+        return value
+
+    def query(self, raw, dim: int, base: Path) -> QuerySpec:
+        if not isinstance(raw, dict):
+            self.fail("query", f"expected a mapping, got {_kind(raw)}")
+        kind = raw.get("kind")
+        if kind not in QUERY_FIELDS:
+            self.fail("query.kind", f"unknown query kind {kind!r} (known: {', '.join(QUERY_FIELDS)})")
+        required, optional, qdim = QUERY_FIELDS[kind]
+        self.mapping(raw, "query", required | optional | {"kind"}, required)
+        if qdim is not None and dim != qdim:
+            self.fail("input.dim", f"query kind {kind} needs dim {qdim}, got {dim}")
+        fields = {}
+        if kind == "piecewise":
+            return QuerySpec(kind, {}, self.pieces(raw["pieces"], "query.pieces", dim))
+        if kind == "python":
+            return QuerySpec(kind, {"callable": self.callable_ref(raw["callable"], "query.callable", base)})
+        for key in sorted(required):
+            if key == "t":
+                t = raw["t"]
+                if isinstance(t, (int, float, str)) and dim == 1:
+                    t = [t]
+                if not isinstance(t, list):
+                    self.fail("query.t", "expected a list of numbers")
+                if len(t) != dim:
+                    self.fail("query.t", f"has {len(t)} coordinates but input.dim is {dim}")
+                fields["t"] = tuple(self.number(v, f"query.t[{i}]") for i, v in enumerate(t))
+            elif key in ("tau", "h"):
+                fields[key] = self.number(raw[key], f"query.{key}", lo=0)
+            else:
+                fields[key] = self.number(raw[key], f"query.{key}")
+        if kind == "bounded_range" and not fields["l"] < fields["r"]:
+            self.fail("query.r", f"must be greater than l ({_show(fields['l'])})")
+        return QuerySpec(kind, fields)
+
+    def bound(self, raw, dim: int, base: Path) -> BoundSpec:
+        if not isinstance(raw, dict):
+            self.fail("bound", f"expected a mapping, got {_kind(raw)}")
+        kind = raw.get("kind")
+        if kind not in BOUND_KINDS:
+            self.fail("bound.kind", f"unknown bound kind {kind!r} (known: {', '.join(BOUND_KINDS)})")
+        extra = BOUND_KINDS[kind]
+        self.mapping(raw, "bound", {"kind", "growth", "gamma", "Lambda"} | extra,
+                     {"kind", "growth", "gamma"} | extra)
+        growth = raw["growth"]
+        if growth not in ("exponential", "linear"):
+            self.fail("bound.growth", f"must be 'exponential' or 'linear', got {growth!r}")
+        gamma = self.number(raw["gamma"], "bound.gamma", lo=0, lo_strict=False)
+        lam = self.number(raw.get("Lambda", "inf"), "bound.Lambda", lo=0, allow_inf=True)
+        fields, pieces = {}, ()
+        if kind == "constant":
+            fields["value"] = self.number(raw["value"], "bound.value", lo=0)
+        elif kind == "piecewise":
+            pieces = self.pieces(raw["pieces"], "bound.pieces", dim)
+        elif kind == "python":
+            fields["callable"] = self.callable_ref(raw["callable"], "bound.callable", base)
+        return BoundSpec(kind, growth, gamma, lam, fields, pieces)
+
+    def noise(self, raw) -> NoiseSpec:
+        if not isinstance(raw, dict):
+            self.fail("noise", f"expected a mapping, got {_kind(raw)}")
+        family = raw.get("family")
+        if family not in FAMILY_SHAPES:
+            self.fail("noise.family", f"unknown family {family!r} (known: {', '.join(FAMILY_SHAPES)})")
+        defaults, required = FAMILY_SHAPES[family]
+        self.mapping(raw, "noise", {"family", "eta"} | set(defaults) | required, {"family", "eta"} | required)
+        shape = {}
+        for key in sorted(set(defaults) | required):
+            value = raw.get(key, defaults.get(key))
+            lo = {"p": 1, "nu": 0, "alpha": 1, "theta": 0}[key]
+            shape[key] = self.number(value, f"noise.{key}", lo=lo)
+        if family == "gen_cauchy" and not shape["p"] * shape["theta"] > 1:
+            self.fail("noise.theta", "p * theta must be > 1 for the density to normalise")
+        eta = self.number(raw["eta"], "noise.eta", lo=0)
+        return NoiseSpec(family, shape, eta)
+
+    def claim(self, raw) -> ClaimSpec:
+        self.mapping(raw, "claim", {"epsilon", "delta"}, {"epsilon"})
+        eps = self.number(raw["epsilon"], "claim.epsilon", lo=0)
+        delta = self.number(raw.get("delta", 0), "claim.delta", lo=0, lo_strict=False, hi=1)
+        return ClaimSpec(eps, delta)
+
+    def audit(self, raw) -> AuditOptions:
+        if raw is None:
+            return AuditOptions()
+        self.mapping(raw, "audit", {"seed", "effort"})
+        seed = raw.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            self.fail("audit.seed", "must be a non-negative integer")
+        effort = raw.get("effort", "standard")
+        if effort not in EFFORTS:
+            self.fail("audit.effort", f"must be one of {', '.join(EFFORTS)}")
+        return AuditOptions(seed, effort)
+
+
+def _kind(value) -> str:
+    return "nothing" if value is None else type(value).__name__
+
+
+def _show(expr) -> str:
+    return str(expr) if expr.is_Rational else f"{str(expr)} (= {float(expr):.6g})"
+
+
+def load_spec(path) -> Spec:
+    """Read, parse and validate one configuration file."""
+    path = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise ConfigError(path, "", f"cannot read file: {err.strerror or err}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(path, "", "file is not UTF-8 text") from None
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or "invalid YAML"
+        raise ConfigError(path, "", f"invalid YAML{where}: {problem}") from None
+    return spec_from_mapping(raw, path, hashlib.sha256(data).hexdigest())
+
+
+def spec_from_mapping(raw, path: str, sha256: str) -> Spec:
+    ld = _Loader(path)
+    if not isinstance(raw, dict):
+        ld.fail("", f"expected a mapping at the top level, got {_kind(raw)}")
+    ld.mapping(raw, "", TOP_FIELDS, {"gpaudit", "name", "input", "query", "bound", "noise", "claim"})
+    if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
+        ld.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r} (this gpaudit reads 1)")
+    name = raw["name"]
+    if not isinstance(name, str) or not name.strip():
+        ld.fail("name", "expected a non-empty string")
+    desc = raw.get("description", "") or ""
+    if not isinstance(desc, str):
+        ld.fail("description", "expected a string")
+    params = ld.params(raw.get("params"))
+    inp = ld.mapping(raw["input"], "input", {"dim"}, {"dim"})
+    dim = inp["dim"]
+    if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
+        ld.fail("input.dim", f"must be a positive integer, got {dim!r}")
+    base = Path(path).resolve().parent
+    query = ld.query(raw["query"], dim, base)
+    bound = ld.bound(raw["bound"], dim, base)
+    noise = ld.noise(raw["noise"])
+    claim = ld.claim(raw["claim"])
+    audit = ld.audit(raw.get("audit"))
+    return Spec(path, name.strip(), desc, dim, params, query, bound, noise, claim, audit, sha256,
+                tuple(ld.binary))

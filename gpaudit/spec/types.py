@@ -1,0 +1,76 @@
+"""The validated, exact configuration: frozen records, every number a sympy expression."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+
+@dataclass(frozen=True)
+class Piece:
+    where: Any  # sympy Boolean over the input symbols (sympy.true for the default piece)
+    value: sp.Expr
+
+
+@dataclass(frozen=True)
+class QuerySpec:
+    kind: str
+    fields: dict  # exact values: T, tau, l, r, T1, T2, h (sympy), t (tuple of sympy), callable (str)
+    pieces: tuple[Piece, ...] = ()
+
+
+@dataclass(frozen=True)
+class BoundSpec:
+    kind: str
+    growth: str  # "exponential" | "linear"
+    gamma: sp.Expr
+    Lambda: sp.Expr  # sympy.oo when unbounded
+    fields: dict = field(default_factory=dict)
+    pieces: tuple[Piece, ...] = ()
+
+
+@dataclass(frozen=True)
+class NoiseSpec:
+    family: str
+    shape: dict  # exact shape parameters (p, theta, nu, alpha)
+    eta: sp.Expr
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    epsilon: sp.Expr
+    delta: sp.Expr
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    seed: int = 0
+    effort: str = "standard"  # quick | standard | thorough
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: str
+    name: str
+    description: str
+    dim: int
+    params: dict
+    query: QuerySpec
+    bound: BoundSpec
+    noise: NoiseSpec
+    claim: ClaimSpec
+    audit: AuditOptions
+    sha256: str
+    binary_floats: tuple[str, ...]  # fields given as YAML floats (exact binary value used)
+
+    @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        return input_symbols(self.dim)
+
+
+def input_symbols(dim: int) -> tuple[sp.Symbol, ...]:
+    if dim == 1:
+        return (sp.Symbol("x", real=True),)
+    return tuple(sp.Symbol(f"x{i}", real=True) for i in range(1, dim + 1))

@@ -1,0 +1,59 @@
+"""Verdicts, the order refuted < unknown < certified, and evidence records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+REFUTED, UNKNOWN, CERTIFIED, SKIPPED = "refuted", "unknown", "certified", "skipped"
+_ORDER = {REFUTED: 0, UNKNOWN: 1, CERTIFIED: 2}
+EXIT_CODES = {CERTIFIED: 0, REFUTED: 1, UNKNOWN: 3}
+CONFIG_ERROR_EXIT = 2
+
+
+def worst(*verdicts: str) -> str:
+    """The worst of several verdicts (an empty list is unknown: nothing was shown)."""
+    vs = [v for v in verdicts if v != SKIPPED]
+    if not vs:
+        return UNKNOWN
+    return min(vs, key=_ORDER.__getitem__)
+
+
+def worst_exit(codes) -> int:
+    """Several files: 2 before 1 before 3 before 0."""
+    rank = {2: 0, 1: 1, 3: 2, 0: 3}
+    codes = list(codes)
+    return min(codes, key=rank.__getitem__) if codes else 0
+
+
+@dataclass
+class Check:
+    id: str
+    status: str          # certified | refuted | unknown | skipped
+    method: str
+    detail: str
+    evidence: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        out = {"id": self.id, "status": self.status, "method": self.method, "detail": self.detail}
+        if self.evidence:
+            out["evidence"] = self.evidence
+        return out
+
+
+@dataclass
+class Result:
+    name: str
+    path: str
+    sha256: str
+    verdict: str
+    claim: dict
+    epsilon_lower: Any = None     # mpf or None
+    epsilon_upper: Any = None     # mpf or None
+    witness: dict | None = None
+    checks: list = field(default_factory=list)
+    info: dict = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
