@@ -1,0 +1,72 @@
+"""Definition 8's two conditions, tested on the audit's pairs (search: it can only refute).
+
+1. B(x) >= L_{f,Lambda}(x): a secant |f(w) - f(x)| / |w - x| > B(x) with |w - x| <= Lambda is a witness.
+2. B(x) <= g(x, x') B(x'): a pair with ln B(x) - ln B(x') > ln g(|x - x'|) is a witness.
+Each witness is re-checked in mpmath at 50 digits before it is reported.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from ..model.mechanism import Mechanism, dist_mp
+from ..verdict import Check, REFUTED, UNKNOWN
+
+DPS = 50
+MARGIN = mpmath.mpf(10) ** -30  # relative: a violation must be far above rounding at 50 digits
+
+
+def _fmt(v, digits=12):
+    return mpmath.nstr(v, digits)
+
+
+def check_cover(mech: Mechanism, X, Xp) -> Check:
+    """Condition 1 on every screened pair, in both directions."""
+    f, B = mech.query.f_np, mech.bound.B_np
+    A = np.concatenate([X, Xp])
+    W = np.concatenate([Xp, X])
+    with np.errstate(all="ignore"):
+        d = np.linalg.norm(A - W, axis=1)
+        slope = np.abs(f(W) - f(A)) / d
+        excess = slope / B(A)
+    excess[~np.isfinite(excess)] = 0
+    for i in np.argsort(-excess)[:5]:
+        if excess[i] <= 1:
+            break
+        with mpmath.workdps(DPS):
+            x, w = A[i], W[i]
+            s = abs(mech.query.f_mp(w) - mech.query.f_mp(x)) / dist_mp(x, w)
+            bx = mech.bound.B_mp(x)
+            if s > bx * (1 + MARGIN):
+                return Check("definition8.cover", REFUTED, "grid search + mpmath re-check",
+                             f"the secant slope {_fmt(s)} exceeds B(x) = {_fmt(bx)}",
+                             {"x": list(map(repr, x)), "w": list(map(repr, w)),
+                              "slope": _fmt(s, 30), "B": _fmt(bx, 30)})
+    return Check("definition8.cover", UNKNOWN, "grid search",
+                 f"no secant above B on {len(A)} screened pairs (search cannot certify)")
+
+
+def check_smooth(mech: Mechanism, X, Xp) -> Check:
+    """Condition 2 on every screened pair, in both directions."""
+    B = mech.bound.B_np
+    with np.errstate(all="ignore"):
+        lb, lbp = np.log(B(X)), np.log(B(Xp))
+        lg = np.log(mech.bound.g_np(np.linalg.norm(X - Xp, axis=1)))
+        excess = np.maximum(lb - lbp, lbp - lb) - lg
+    excess[~np.isfinite(excess)] = -np.inf
+    for i in np.argsort(-excess)[:5]:
+        if excess[i] <= 0:
+            break
+        x, xp = (X[i], Xp[i]) if lb[i] >= lbp[i] else (Xp[i], X[i])
+        with mpmath.workdps(DPS):
+            bx, bxp = mech.bound.B_mp(x), mech.bound.B_mp(xp)
+            lhs = mpmath.log(bx) - mpmath.log(bxp)
+            rhs = mech.bound.log_g_mp(dist_mp(x, xp))
+            if lhs - rhs > MARGIN * max(1, abs(rhs)):
+                return Check("definition8.smooth", REFUTED, "grid search + mpmath re-check",
+                             f"ln B(x) - ln B(x') = {_fmt(lhs)} > ln g(x, x') = {_fmt(rhs)}",
+                             {"x": list(map(repr, x)), "x_prime": list(map(repr, xp)),
+                              "B_x": _fmt(bx, 30), "B_x_prime": _fmt(bxp, 30)})
+    return Check("definition8.smooth", UNKNOWN, "grid search",
+                 f"no pair with B(x) > g(x, x') B(x') among {len(X)} screened pairs (search cannot certify)")

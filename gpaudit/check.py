@@ -1,0 +1,59 @@
+"""The pipeline behind `gpaudit check`: spec -> mechanism -> audit and certificate -> verdict.
+
+Only sound methods can raise a verdict to certified; the audit can only refute.
+"""
+
+from __future__ import annotations
+
+import time
+
+import mpmath
+
+from .audit.run import audit
+from .model.mechanism import build_mechanism, mp_exact
+from .spec.load import load_spec
+from .verdict import CERTIFIED, REFUTED, UNKNOWN, Result
+
+
+def _certify(mech, outcome):
+    """The certificate stage (sound methods only); absent or failing, it contributes unknown."""
+    try:
+        from .certify.pipeline import certify
+    except ImportError:
+        return None, []
+    return certify(mech, outcome)
+
+
+def decide(witness, epsilon_upper, claim_eps, claim_delta, cert_checks) -> str:
+    """refuted needs a verified witness; certified needs a sound bound <= the claim and every
+    certificate check certified; everything else is unknown."""
+    if witness is not None:
+        return REFUTED
+    if epsilon_upper is None or not cert_checks:
+        return UNKNOWN
+    if any(c.status != CERTIFIED for c in cert_checks):
+        return UNKNOWN
+    return CERTIFIED if epsilon_upper <= claim_eps else UNKNOWN
+
+
+def check_spec(spec, progress=None, seed=None, effort=None) -> Result:
+    t0 = time.perf_counter()
+    mech = build_mechanism(spec)
+    seed = spec.audit.seed if seed is None else seed
+    effort = effort or spec.audit.effort
+    outcome = audit(mech, seed=seed, effort=effort, progress=progress)
+    upper, cert_checks = _certify(mech, outcome)
+    with mpmath.workdps(50):
+        verdict = decide(outcome.witness, upper, mp_exact(spec.claim.epsilon),
+                         mp_exact(spec.claim.delta), cert_checks)
+    claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)}
+    info = {"audit": outcome.stats, "bound_source": mech.bound.source,
+            "family": mech.family.name, "binary_floats": list(spec.binary_floats),
+            "seconds": round(time.perf_counter() - t0, 3)}
+    return Result(spec.name, spec.path, spec.sha256, verdict, claim, outcome.epsilon_lower, upper,
+                  outcome.witness, outcome.checks + list(cert_checks), info)
+
+
+def check_file(path, progress=None, seed=None, effort=None) -> Result:
+    """Load, validate and check one configuration (raises ConfigError on bad input)."""
+    return check_spec(load_spec(path), progress=progress, seed=seed, effort=effort)

@@ -1,0 +1,147 @@
+"""Smooth upper bounds B(x) and growth functions.
+
+Closed forms of the paper (Lemma 4.1, Lemma 4.3, Appendix C.3) are written in terms of rho(x), the
+distance from x to the query's transition band; with linear growth the same endpoint argument gives
+max(1/(rho + tau), 1/(tau (1 + gamma rho))).  They stand in for Definition 9 only with Lambda = inf;
+other cases use the numerical smooth sensitivity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from ..spec.types import BoundSpec, input_symbols
+from .lower import to_math, to_mpmath, to_numpy
+from .numeric_ss import GridSmoothSensitivity, RadialSmoothSensitivity
+from .queries import Query, load_callable, python_mpmath, python_numpy, two_way_geometry, two_way_regions
+
+
+@dataclass
+class Bound:
+    kind: str
+    growth: str
+    gamma: sp.Expr
+    Lambda: sp.Expr
+    expr: sp.Expr | None
+    B_np: Callable
+    B_mp: Callable
+    source: str
+    B_math: Callable = None  # one point -> float, for local search
+    numeric: bool = False   # True when B is a float64 numerical model
+
+    def __post_init__(self):
+        if self.B_math is None:
+            self.B_math = lambda x: float(self.B_np(np.array([[float(v) for v in x]]))[0])
+
+    def g_np(self, r):
+        r = np.asarray(r, float)
+        gm = float(self.gamma)
+        return np.exp(gm * r) if self.growth == "exponential" else 1.0 + gm * r
+
+    def log_g_mp(self, r):
+        gm = mpmath.mpf(sp.Rational(self.gamma)) if self.gamma.is_Rational else mpmath.mpf(sp.N(self.gamma, 60))
+        return gm * r if self.growth == "exponential" else mpmath.log1p(gm * r)
+
+
+def _decay(growth, gamma, rho, tau):
+    """1/tau shrunk by the growth over distance rho."""
+    return sp.exp(-gamma * rho) / tau if growth == "exponential" else 1 / (tau * (1 + gamma * rho))
+
+
+def threshold_bound(T, tau, gamma, growth):
+    x = input_symbols(1)[0]
+    rho = sp.Abs(x - T) - tau / 2
+    return sp.Piecewise((1 / tau, rho <= 0), (sp.Max(1 / (rho + tau), _decay(growth, gamma, rho, tau)), True))
+
+
+def bounded_range_bound(l, r, tau, gamma, growth):
+    x = input_symbols(1)[0]
+    m, w = (l + r) / 2, (r - l) / 2 + tau / 2
+    rho = sp.Abs(x - m) - w
+    return sp.Piecewise((1 / w, rho <= 0), (sp.Max(1 / (rho + w), _decay(growth, gamma, rho, w)), True))
+
+
+def two_way_bound(T1, T2, tau, gamma, growth):
+    x1, x2 = input_symbols(2)
+    R1, R2, (a, b) = two_way_geometry(T1, T2, tau)
+    (quad, _), *sides = two_way_regions(T1, T2, tau)
+
+    def B(rho):
+        return sp.Max(1 / (rho + tau), _decay(growth, gamma, rho, tau))
+
+    # rho: the distance from x to the transition band R1 <= D <= R2
+    pieces = [(B(R1 + sp.Min(x1 - a, x2 - b)), quad)]
+    for cond, D in sides:
+        pieces += [(B(R1 - D), cond & (D <= R1)), (1 / tau, cond & (D < R2)), (B(D - R2), cond)]
+    return sp.Piecewise(*pieces)
+
+
+CLOSED_FORMS = {
+    "soft_threshold": (lambda F, g, gr: threshold_bound(F["T"], F["tau"], g, gr),
+                       "closed form of Liang-Yi Lemma 4.1"),
+    "bounded_range": (lambda F, g, gr: bounded_range_bound(F["l"], F["r"], F["tau"], g, gr),
+                      "closed form of Liang-Yi Appendix C.3"),
+    "two_way_threshold": (lambda F, g, gr: two_way_bound(F["T1"], F["T2"], F["tau"], g, gr),
+                          "closed form of Liang-Yi Lemma 4.3"),
+}
+
+
+def _float_mp(fn):
+    def f(x):
+        return mpmath.mpf(float(fn(np.array([[float(v) for v in x]]))[0]))
+    return f
+
+
+def numeric_bound(query: Query, bs: BoundSpec, effort: str):
+    gamma, lam = float(bs.gamma), None if bs.Lambda == sp.oo else float(bs.Lambda)
+    if query.radial_centre is not None:
+        h = query.scale
+        S = 60 * h
+        n = {"quick": 6001, "standard": 12001, "thorough": 24001}[effort]
+        B = RadialSmoothSensitivity(lambda s: np.exp(-s**2 / (2 * h * h)), query.radial_centre, S, n,
+                                    gamma, bs.growth, lam)
+        return B, f"numerical smooth sensitivity (radial reduction, Lemma 4.5; grid of {n} on +-{S:g})"
+    marks = np.array(query.landmarks, float)
+    reach = 8 * query.scale + (4 / gamma if gamma > 0 else 10 * query.scale)
+    lo, hi = marks.min(axis=0) - reach, marks.max(axis=0) + reach
+    n = {1: {"quick": 2001, "standard": 4001, "thorough": 8001},
+         2: {"quick": 41, "standard": 61, "thorough": 81}}.get(query.dim, {}).get(effort, 9)
+    B = GridSmoothSensitivity(query.f_np, lo, hi, n, gamma, bs.growth, lam)
+    return B, f"numerical smooth sensitivity (grid {n}^{query.dim} on the box {lo.round(3).tolist()}..{hi.round(3).tolist()})"
+
+
+def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, effort="standard") -> Bound:
+    syms = input_symbols(dim)
+    common = (bs.kind, bs.growth, bs.gamma, bs.Lambda)
+    if bs.kind == "constant":
+        expr = bs.fields["value"]
+        return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms), "constant",
+                     to_math(expr, syms))
+    if bs.kind == "piecewise":
+        expr = sp.Piecewise(*[(p.value, p.where) for p in bs.pieces])
+        return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms), "user piecewise bound",
+                     to_math(expr, syms))
+    if bs.kind == "python":
+        fn = load_callable(bs.fields["callable"], base)
+        return Bound(*common, None, python_numpy(fn, dim), python_mpmath(fn),
+                     "user callable, evaluated in float64", numeric=True)
+    # smooth_sensitivity
+    if query.kind in CLOSED_FORMS and bs.Lambda == sp.oo:
+        make, source = CLOSED_FORMS[query.kind]
+        expr = make(query.fields, bs.gamma, bs.growth)
+        return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms),
+                     source + f" ({bs.growth} growth, Lambda = inf)", to_math(expr, syms))
+    B, source = numeric_bound(query, bs, effort)
+    return Bound(*common, None, B, _float_mp(B), source, numeric=True)
+
+
+def smooth_sensitivity_closed_form(kind, fields, gamma, growth):
+    """The closed-form B* for a built-in query kind (Lambda = inf), or None."""
+    if kind not in CLOSED_FORMS:
+        return None
+    return CLOSED_FORMS[kind][0](fields, gamma, growth)
