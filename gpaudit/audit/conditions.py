@@ -10,7 +10,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from ..model.mechanism import Mechanism, dist_mp
+from ..model.mechanism import Mechanism, exact_decimal, dist_mp
 from ..verdict import Check, REFUTED, UNKNOWN
 
 DPS = 50
@@ -41,7 +41,7 @@ def check_cover(mech: Mechanism, X, Xp) -> Check:
             if s > bx * (1 + MARGIN):
                 return Check("definition8.cover", REFUTED, "grid search + mpmath re-check",
                              f"the secant slope {_fmt(s)} exceeds B(x) = {_fmt(bx)}",
-                             {"x": list(map(repr, x)), "w": list(map(repr, w)),
+                             {"x": [exact_decimal(float(c)) for c in x], "w": [exact_decimal(float(c)) for c in w],
                               "slope": _fmt(s, 30), "B": _fmt(bx, 30)})
     return Check("definition8.cover", UNKNOWN, "grid search",
                  f"no secant above B on {len(A)} screened pairs (search cannot certify)")
@@ -66,7 +66,7 @@ def check_smooth(mech: Mechanism, X, Xp) -> Check:
             if lhs - rhs > MARGIN * max(1, abs(rhs)):
                 return Check("definition8.smooth", REFUTED, "grid search + mpmath re-check",
                              f"ln B(x) - ln B(x') = {_fmt(lhs)} > ln g(x, x') = {_fmt(rhs)}",
-                             {"x": list(map(repr, x)), "x_prime": list(map(repr, xp)),
+                             {"x": [exact_decimal(float(c)) for c in x], "x_prime": [exact_decimal(float(c)) for c in xp],
                               "B_x": _fmt(bx, 30), "B_x_prime": _fmt(bxp, 30)})
     return Check("definition8.smooth", UNKNOWN, "grid search",
                  f"no pair with B(x) > g(x, x') B(x') among {len(X)} screened pairs (search cannot certify)")

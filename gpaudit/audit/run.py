@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
-from ..model.mechanism import Mechanism, mp_exact
+from ..model.mechanism import Mechanism, exact_decimal, mp_exact
 from ..verdict import Check, REFUTED, UNKNOWN
 from .conditions import check_cover, check_smooth
 from .hockey import worst_hockey_stick
@@ -31,7 +31,7 @@ class AuditOutcome:
 def triple_witness(mech: Mechanism, v: VerifiedTriple) -> dict:
     with mpmath.workdps(50):
         bound = mp_exact(mech.epsilon) * v.dist
-    return {"x": [repr(c) for c in v.x], "x_prime": [repr(c) for c in v.xp], "y": repr(v.y),
+    return {"x": [exact_decimal(float(c)) for c in v.x], "x_prime": [exact_decimal(float(c)) for c in v.xp], "y": exact_decimal(float(v.y)),
             "dist": mpstr(v.dist), "log_ratio": mpstr(v.log_ratio),
             "epsilon_times_dist": mpstr(bound), "rate": mpstr(v.rate)}
 
@@ -62,9 +62,9 @@ def audit(mech: Mechanism, seed: int = 0, effort: str = "standard", progress=Non
         delta = mp_exact(mech.delta)
         if hs is not None and hs[0] > delta:
             val, x, xp, ivs = hs
-            witness = {"x": [repr(c) for c in x], "x_prime": [repr(c) for c in xp],
+            witness = {"x": [exact_decimal(float(c)) for c in x], "x_prime": [exact_decimal(float(c)) for c in xp],
                        "dist": mpstr(mpmath.sqrt(sum((mpmath.mpf(a) - mpmath.mpf(b))**2 for a, b in zip(x, xp)))),
-                       "hockey_stick": mpstr(val), "set": [[repr(lo), repr(hi)] for lo, hi in ivs]}
+                       "hockey_stick": mpstr(val), "set": [[exact_decimal(float(lo)), exact_decimal(float(hi))] for lo, hi in ivs]}
             checks.append(Check("privacy.hockey_stick", REFUTED, "exact distribution functions in mpmath",
                                 f"P[M(x) in S] - e^(eps d) P[M(x') in S] = {mpstr(val, 12)} > delta",
                                 {"pairs_screened": n_pairs}))

@@ -99,6 +99,15 @@ class Mechanism:
         return self.log_density_mp(a, b, y) - self.log_density_mp(ap, bp, y)
 
 
+def exact_decimal(v: float) -> str:
+    """The exact decimal expansion of a binary double ('inf'/'-inf' for infinities)."""
+    from decimal import Decimal
+    if v in (float("inf"), float("-inf")):
+        return repr(v)
+    text = format(Decimal(v), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def dist_mp(x, xp):
     return mpmath.sqrt(mpmath.fsum((mpmath.mpf(u) - mpmath.mpf(v))**2 for u, v in zip(x, xp)))
 
