@@ -103,6 +103,42 @@ def cmd_check(args) -> int:
     return worst_exit(r.exit_code for r in results)
 
 
+def cmd_calibrate(args) -> int:
+    from .spec.expr import numeric_value, parse_expr
+    from .errors import FieldError
+    from .spec.load import load_spec
+
+    try:
+        spec = load_spec(args.file)
+    except ConfigError as err:
+        print(f"gpaudit: error: {err.line()}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    try:
+        eps = numeric_value(parse_expr(args.epsilon))
+        if not eps > 0 or eps == float("inf"):
+            raise FieldError("must be a positive finite number")
+        inputs = None
+        if args.at:
+            inputs = [[float(v) for v in pt.split(",")] for pt in args.at]
+            if any(len(p) != spec.dim for p in inputs):
+                raise FieldError(f"each --at point needs {spec.dim} comma-separated coordinates")
+    except (FieldError, ValueError) as err:
+        print(f"gpaudit: error: {args.file}: --epsilon/--at: {getattr(err, 'problem', err)}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    out = args.out or os.path.splitext(args.file)[0] + ".calibrated.yaml"
+    from .certify.calibrate import calibrate, write_calibrated
+    cal = calibrate(spec, eps, inputs=inputs)
+    if cal is None:
+        print(f"gpaudit: {args.file}: no certified calibration (the bound's conditions are not "
+              "established, or the rate cannot reach epsilon)", file=sys.stderr)
+        return 3
+    write_calibrated(args.file, out, cal, eps)
+    std = f"; mean noise std at the inputs {cal.std_at_inputs:.6g}" if cal.std_at_inputs is not None else ""
+    print(f"eta = {cal.eta} (= {float(cal.eta):.10g}), gamma = {cal.gamma}; certified rate <= "
+          f"{mpmath.nstr(cal.rate_upper, 12)} <= {eps}{std}\nwrote {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gpaudit", description="Audit, prove and certify smooth-sensitivity "
                                 "Geo-Privacy mechanisms described by mech.yaml files.", epilog=EPILOG,
@@ -120,6 +156,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="audit effort (default: the file's audit.effort, else standard)")
     c.add_argument("--quiet", action="store_true", help="one line per file, nothing else")
     c.set_defaults(func=cmd_check)
+    k = sub.add_parser("calibrate", help="the least noise certified at a target epsilon",
+                       description="Find the largest eta whose privacy is certified at --epsilon for the "
+                       "configured gamma (or, with --at, the (gamma, eta) split minimising the noise's "
+                       "standard deviation at the given inputs), and write a configuration that "
+                       "`gpaudit check` certifies.")
+    k.add_argument("file", metavar="FILE")
+    k.add_argument("--epsilon", required=True, metavar="E", help="target epsilon (number or expression)")
+    k.add_argument("--at", action="append", metavar="X", help="an input point (comma-separated coordinates); "
+                   "repeat for several; enables the (gamma, eta) split")
+    k.add_argument("--out", metavar="OUT", help="where to write (default FILE.calibrated.yaml)")
+    k.set_defaults(func=cmd_calibrate)
     return p
 
 
@@ -132,7 +179,19 @@ def main(argv=None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return CONFIG_ERROR_EXIT
-    return args.func(args)
+    try:
+        return args.func(args)
+    except ConfigError as err:
+        print(f"gpaudit: error: {err.line()}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    except KeyboardInterrupt:
+        print("gpaudit: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:  # noqa: BLE001 - fail closed, one line, no traceback
+        print(f"gpaudit: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        if os.environ.get("GPAUDIT_DEBUG"):
+            traceback.print_exc()
+        return 3
 
 
 def entry() -> None:

@@ -100,12 +100,9 @@ def _float_mp(fn):
 def numeric_bound(query: Query, bs: BoundSpec, effort: str):
     gamma, lam = float(bs.gamma), None if bs.Lambda == sp.oo else float(bs.Lambda)
     if query.radial_centre is not None:
-        h = query.scale
-        S = 60 * h
-        n = {"quick": 6001, "standard": 12001, "thorough": 24001}[effort]
-        B = RadialSmoothSensitivity(lambda s: np.exp(-s**2 / (2 * h * h)), query.radial_centre, S, n,
-                                    gamma, bs.growth, lam)
-        return B, f"numerical smooth sensitivity (radial reduction, Lemma 4.5; grid of {n} on +-{S:g})"
+        B = RadialSmoothSensitivity(query.radial_centre, query.scale, gamma, bs.growth, lam)
+        return B, (f"numerical smooth sensitivity (radial reduction, Lemma 4.5; grid and golden-section "
+                   f"refinement, valid for |x - t| <= {B.r_max:g} h)")
     marks = np.array(query.landmarks, float)
     reach = 8 * query.scale + (4 / gamma if gamma > 0 else 10 * query.scale)
     lo, hi = marks.min(axis=0) - reach, marks.max(axis=0) + reach

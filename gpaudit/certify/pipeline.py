@@ -1,0 +1,134 @@
+"""The certificate stage: sound methods only.
+
+Pure claims (delta = 0) on the convex domain R^d with the Euclidean metric: if, region by region,
+|grad f| <= a_R B and |grad ln B| <= c_R (proved), with f and B continuous, then along any segment
+|ln p_x(y) - ln p_x'(y)| <= eps_cert * dist with
+
+    eps_cert = max_R sup_u [eta a_R |psi(u)| + c_R |1 + u psi(u)|]     (design.md),
+
+enclosed with arb (family_sup) or, where it meets the claim exactly, proved with z3 (family_z3).
+Approximate claims: a certified pure epsilon <= the claim settles any delta; otherwise Laplace noise
+with linear growth and B* exactly as Definition 9 uses Lemma 3.1 and Lemma 3.6, with the condition
+delta <= 1/e that Lemma 3.6 needs and does not state.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from ..model.mechanism import Mechanism, mp_exact
+from ..verdict import CERTIFIED, REFUTED, UNKNOWN, Check
+from .family_sup import enclose_rate, paper_constants
+from .family_z3 import prove_rate_at_most
+
+TOL = 1e-9
+
+
+def _claim_lower(expr) -> mpmath.mpf:
+    """A number certainly <= the exact claim (sympy evaluates to 60 digits; a margin covers it)."""
+    with mpmath.workdps(60):
+        v = mp_exact(expr)
+        return v - abs(v) * mpmath.mpf(10) ** -50
+
+
+def bound_conditions(mech: Mechanism):
+    """(regions [(label, a, c)], checks) from the proof stage, or the Lemma 3.1 route."""
+    try:
+        from ..prove import prove_conditions
+    except ImportError:
+        prove_conditions = None
+    if prove_conditions is not None:
+        out = prove_conditions(mech)
+        regions = [(r.region, r.a, r.c) for r in out.regions]
+        return regions, list(out.checks), out.witness
+    # Without the proof stage: only B* exactly as Definition 9 (Lemma 3.1) of a Lipschitz query.
+    bs = mech.spec.bound
+    if bs.kind == "smooth_sensitivity" and mech.bound.expr is None and mech.query.lipschitz is not None:
+        chk = Check("proof.conditions", CERTIFIED, "theorem: Liang-Yi Lemma 3.1",
+                    "B* as Definition 9 defines it is a g-smooth upper bound of L_f; so |grad f| <= B "
+                    "and |grad ln B| <= gamma")
+        return [("all of R^d", mpmath.mpf(1), mp_exact(bs.gamma))], [chk], None
+    return [], [Check("proof.conditions", UNKNOWN, "none", "no proof stage for this bound")], None
+
+
+def family_rate(mech: Mechanism, regions):
+    """(upper, lower, per-region evidence) of max_R sup_u [eta a_R |psi| + c_R |1 + u psi|]."""
+    upper, lower, ev = mpmath.mpf(0), mpmath.mpf(0), []
+    for label, a, c in regions:
+        enc = enclose_rate(mech.family, _exact(mech.eta) * _exact(a), _exact(c), tol=TOL)
+        ev.append({"region": label, "a": mpmath.nstr(a, 20), "c": mpmath.nstr(c, 20),
+                   "upper": mpmath.nstr(enc.upper, 20), "lower": mpmath.nstr(enc.lower, 20),
+                   "u_star": mpmath.nstr(enc.u_star, 12), "boxes": enc.boxes})
+        upper, lower = max(upper, enc.upper), max(lower, enc.lower)
+    return upper, lower, ev
+
+
+def _exact(v):
+    """mpf/sympy -> exact sympy rational or expression for the enclosure (mpf: its binary value)."""
+    if isinstance(v, mpmath.mpf):
+        m, e = mpmath.frexp(v)
+        return sp.Rational(int(mpmath.ldexp(m, 80))) * sp.Rational(2) ** (e - 80)
+    return sp.sympify(v)
+
+
+def certify(mech: Mechanism, outcome):
+    """(epsilon_upper or None, checks)."""
+    checks = []
+    regions, proof_checks, _ = bound_conditions(mech)
+    checks += proof_checks
+    if not regions or any(c.status != CERTIFIED for c in proof_checks if c.status != "skipped"):
+        checks.append(Check("certificate.rate", UNKNOWN, "none",
+                            "the bound's conditions are not established by sound methods"))
+        return None, checks
+    upper, lower, ev = family_rate(mech, regions)
+    claim_eps = mech.spec.claim.epsilon
+    consts = [(lbl, mpmath.nstr(v, 12)) for lbl, v in paper_constants(mech.family, mech.eta, mech.spec.bound.gamma)]
+    evidence = {"regions": ev, "paper_constants": consts}
+    if not mpmath.isfinite(upper):
+        checks.append(Check("certificate.rate", UNKNOWN, "arb branch-and-bound", "the rate is unbounded "
+                            "(the family's score term grows without bound)", evidence))
+        return approximate(mech, checks) if mech.spec.claim.delta != 0 else (None, checks)
+    detail = f"eps_cert in [{mpmath.nstr(lower, 10)}, {mpmath.nstr(upper, 10)}] (arb branch and bound, tol {TOL})"
+    method = "arb branch-and-bound"
+    eps_upper = upper
+    if upper > _claim_lower(claim_eps) and lower <= _claim_lower(claim_eps):
+        # the enclosure straddles the claim: try an exact proof that the rate is <= the claim
+        for label, a, c in regions:
+            st, why = prove_rate_at_most(mech.family, sp.sympify(mech.eta) * _exact(a), _exact(c), claim_eps)
+            evidence["z3"] = why
+            if st != CERTIFIED:
+                break
+        else:
+            eps_upper = mp_exact(claim_eps)
+            method += " + z3"
+            detail += f"; z3 proves eps_cert <= {claim_eps} exactly"
+    checks.append(Check("certificate.rate", CERTIFIED, method, detail, evidence))
+    if outcome.epsilon_lower is not None and outcome.epsilon_lower > eps_upper:
+        checks.append(Check("consistency", REFUTED, "audit vs certificate",
+                            "a verified loss rate exceeds the certified bound: the model is inconsistent"))
+        return None, checks
+    if mech.spec.claim.delta != 0 and not eps_upper <= _claim_lower(claim_eps):
+        return approximate(mech, checks)
+    return eps_upper, checks
+
+
+def approximate(mech: Mechanism, checks):
+    """Lemma 3.6 for Laplace noise, linear growth and B* exactly as Definition 9 (Lemma 3.1)."""
+    bs, delta = mech.spec.bound, mech.spec.claim.delta
+    if not (mech.family.name == "laplace" and bs.growth == "linear" and bs.kind == "smooth_sensitivity"
+            and mech.query.lipschitz is not None):
+        checks.append(Check("certificate.delta", UNKNOWN, "none",
+                            "no sound hockey-stick bound for this family / growth / bound"))
+        return None, checks
+    with mpmath.workdps(60):
+        log_inv = max(mpmath.mpf(1), -mpmath.log(mp_exact(delta)))
+        eps_upper = (mp_exact(mech.eta) + mp_exact(bs.gamma) * log_inv) * (1 + mpmath.mpf(10) ** -40)
+        ratio = (mp_exact(mech.spec.claim.epsilon) - mp_exact(mech.eta)) / mp_exact(bs.gamma)
+        delta_upper = mpmath.exp(-ratio) if ratio >= 1 else None
+    shown = "n/a (needs epsilon >= eta + gamma)" if delta_upper is None else mpmath.nstr(delta_upper, 6)
+    checks.append(Check("certificate.delta", CERTIFIED, "theorem: Liang-Yi Lemma 3.1 + Lemma 3.6 (delta <= 1/e)",
+                        f"(eta + gamma max(1, ln 1/delta), delta)-GP: epsilon <= {mpmath.nstr(eps_upper, 12)}; "
+                        f"at the claimed epsilon, delta <= {shown}",
+                        {"delta_upper_at_claim": None if delta_upper is None else mpmath.nstr(delta_upper, 20)}))
+    return eps_upper, checks
