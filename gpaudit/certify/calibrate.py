@@ -21,7 +21,7 @@ import yaml
 from ..model.mechanism import build_mechanism, mp_exact
 from ..spec.load import spec_from_mapping
 from .family_sup import enclose_rate
-from .pipeline import bound_conditions
+from .pipeline import bound_conditions, exact
 
 TOL = 1e-10
 
@@ -38,20 +38,9 @@ class Calibration:
 def _certified_rate(family, regions, eta):
     up = mpmath.mpf(0)
     for _, a, c in regions:
-        enc = enclose_rate(family, eta * sp.Rational(_frac(a)), sp.Rational(_frac(c)), tol=TOL)
+        enc = enclose_rate(family, eta * exact(a), exact(c), tol=TOL)
         up = max(up, enc.upper)
     return up
-
-
-def _frac(v) -> Fraction:
-    """An mpf or sympy number as an exact fraction (mpf: its binary value)."""
-    if isinstance(v, mpmath.mpf):
-        m, e = mpmath.frexp(v)
-        return Fraction(int(mpmath.ldexp(m, 80))) * Fraction(2) ** (int(e) - 80)
-    v = sp.nsimplify(v) if not isinstance(v, sp.Basic) else v
-    if v.is_Rational:
-        return Fraction(int(v.p), int(v.q))
-    return Fraction(str(sp.N(v, 40)))  # irrational (e.g. gamma = sqrt(2)/10): its 40-digit decimal
 
 
 def max_eta(mech, epsilon, iters=60):

@@ -56,7 +56,7 @@ def family_rate(mech: Mechanism, regions):
     """(upper, lower, per-region evidence) of max_R sup_u [eta a_R |psi| + c_R |1 + u psi|]."""
     upper, lower, ev = mpmath.mpf(0), mpmath.mpf(0), []
     for label, a, c in regions:
-        enc = enclose_rate(mech.family, _exact(mech.eta) * _exact(a), _exact(c), tol=TOL)
+        enc = enclose_rate(mech.family, exact(mech.eta) * exact(a), exact(c), tol=TOL)
         ev.append({"region": label, "a": mpmath.nstr(a, 20), "c": mpmath.nstr(c, 20),
                    "upper": mpmath.nstr(enc.upper, 20), "lower": mpmath.nstr(enc.lower, 20),
                    "u_star": mpmath.nstr(enc.u_star, 12), "boxes": enc.boxes})
@@ -64,7 +64,7 @@ def family_rate(mech: Mechanism, regions):
     return upper, lower, ev
 
 
-def _exact(v):
+def exact(v):
     """mpf/sympy -> exact sympy rational or expression for the enclosure (mpf: its binary value)."""
     if isinstance(v, mpmath.mpf):
         m, e = mpmath.frexp(v)
@@ -95,7 +95,7 @@ def certify(mech: Mechanism, outcome):
     if upper > _claim_lower(claim_eps) and lower <= _claim_lower(claim_eps):
         # the enclosure straddles the claim: try an exact proof that the rate is <= the claim
         for label, a, c in regions:
-            st, why = prove_rate_at_most(mech.family, sp.sympify(mech.eta) * _exact(a), _exact(c), claim_eps)
+            st, why = prove_rate_at_most(mech.family, sp.sympify(mech.eta) * exact(a), exact(c), claim_eps)
             evidence["z3"] = why
             if st != CERTIFIED:
                 break
