@@ -12,7 +12,7 @@ import mpmath
 from .audit.run import audit
 from .model.mechanism import build_mechanism, mp_exact
 from .spec.load import load_spec
-from .verdict import CERTIFIED, REFUTED, UNKNOWN, Result
+from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Result
 
 
 def _certify(mech, outcome):
@@ -31,7 +31,7 @@ def decide(witness, epsilon_upper, claim_eps, claim_delta, cert_checks) -> str:
         return REFUTED
     if epsilon_upper is None or not cert_checks:
         return UNKNOWN
-    if any(c.status != CERTIFIED for c in cert_checks):
+    if any(c.status not in (CERTIFIED, SKIPPED) for c in cert_checks):
         return UNKNOWN
     return CERTIFIED if epsilon_upper <= claim_eps else UNKNOWN
 

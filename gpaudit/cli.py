@@ -167,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "repeat for several; enables the (gamma, eta) split")
     k.add_argument("--out", metavar="OUT", help="where to write (default FILE.calibrated.yaml)")
     k.set_defaults(func=cmd_calibrate)
+    from .prove.cli import register_cli
+    register_cli(sub)
     return p
 
 

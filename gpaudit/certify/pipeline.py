@@ -18,7 +18,7 @@ import mpmath
 import sympy as sp
 
 from ..model.mechanism import Mechanism, mp_exact
-from ..verdict import CERTIFIED, REFUTED, UNKNOWN, Check
+from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check
 from .family_sup import enclose_rate, paper_constants
 from .family_z3 import prove_rate_at_most
 
@@ -86,9 +86,12 @@ def certify(mech: Mechanism, outcome):
     consts = [(lbl, mpmath.nstr(v, 12)) for lbl, v in paper_constants(mech.family, mech.eta, mech.spec.bound.gamma)]
     evidence = {"regions": ev, "paper_constants": consts}
     if not mpmath.isfinite(upper):
-        checks.append(Check("certificate.rate", UNKNOWN, "arb branch-and-bound", "the rate is unbounded "
-                            "(the family's score term grows without bound)", evidence))
-        return approximate(mech, checks) if mech.spec.claim.delta != 0 else (None, checks)
+        approx = mech.spec.claim.delta != 0
+        checks.append(Check("certificate.rate", SKIPPED if approx else UNKNOWN, "arb branch-and-bound",
+                            "the pure rate is unbounded (the family's score term grows without bound)"
+                            + ("; the approximate claim is decided by the hockey-stick route" if approx else ""),
+                            evidence))
+        return approximate(mech, checks) if approx else (None, checks)
     detail = f"eps_cert in [{mpmath.nstr(lower, 10)}, {mpmath.nstr(upper, 10)}] (arb branch and bound, tol {TOL})"
     method = "arb branch-and-bound"
     eps_upper = upper
@@ -121,9 +124,12 @@ def approximate(mech: Mechanism, checks):
         checks.append(Check("certificate.delta", UNKNOWN, "none",
                             "no sound hockey-stick bound for this family / growth / bound"))
         return None, checks
+    bound = mech.eta + bs.gamma * sp.Max(1, sp.log(1 / sp.sympify(delta)))
     with mpmath.workdps(60):
-        log_inv = max(mpmath.mpf(1), -mpmath.log(mp_exact(delta)))
-        eps_upper = (mp_exact(mech.eta) + mp_exact(bs.gamma) * log_inv) * (1 + mpmath.mpf(10) ** -40)
+        if sp.simplify(mech.spec.claim.epsilon - bound) == 0:
+            eps_upper = mp_exact(mech.spec.claim.epsilon)  # exactly the claim (sympy shows the tie)
+        else:
+            eps_upper = mp_exact(bound) * (1 + mpmath.mpf(10) ** -40)
         ratio = (mp_exact(mech.spec.claim.epsilon) - mp_exact(mech.eta)) / mp_exact(bs.gamma)
         delta_upper = mpmath.exp(-ratio) if ratio >= 1 else None
     shown = "n/a (needs epsilon >= eta + gamma)" if delta_upper is None else mpmath.nstr(delta_upper, 6)

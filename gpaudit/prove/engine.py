@@ -1,0 +1,417 @@
+"""Instance mode: discharge the obligations of one mechanism and decide each condition.
+
+For every leaf the engine looks for the smallest certified rate: an exact constant when the
+ratio |grad f|/B (or |grad ln B|) simplifies to one, else a screening estimate rounded up to a
+short rational, and finally the required value itself (1 for cover, gamma for smooth).  Only an
+`unsat` (or a complete arb enclosure) certifies a rate; a failure of the required value is turned
+into a re-verified witness pair, or the condition stays unknown.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
+from . import arbbox
+from . import obligations as obl
+from . import regions as rg
+from . import z3backend as zb
+from .witness import WitnessFinder, dec
+
+LEMMA_31 = "theorem: Liang-Yi Lemma 3.1"
+
+
+@dataclass(frozen=True)
+class RegionRate:
+    region: str
+    a: mpmath.mpf   # certified upper bound of sup_R |grad f| / B
+    c: mpmath.mpf   # certified upper bound of sup_R |grad ln B|
+
+
+@dataclass
+class Record:
+    """One discharged obligation (what the artifacts print)."""
+    obligation: obl.Obligation
+    status: str          # unsat | sat | unknown | arb
+    method: str
+    seconds: float = 0.0
+    cached: bool = False
+    decisive: bool = True
+
+    def to_json(self):
+        o = self.obligation
+        return {"condition": o.condition, "region": o.region, "claim": o.claim, "answer": self.status,
+                "method": self.method, "seconds": round(self.seconds, 3), "cached": self.cached}
+
+
+@dataclass
+class ProofOutcome:
+    checks: list
+    regions: list
+    witness: dict | None
+    records: list = field(default_factory=list)
+    leaves: list = field(default_factory=list)
+    route: str = "regions"
+    rates: dict = field(default_factory=dict)     # leaf label -> {"a": sympy, "c": sympy}
+
+    @property
+    def status(self) -> str:
+        return worst(*[c.status for c in self.checks])
+
+
+def mp_up(value) -> mpmath.mpf:
+    """An mpf >= the exact (nonnegative) value: rounded in the direction that costs privacy."""
+    value = sp.sympify(value)
+    with mpmath.workdps(60):
+        if value.is_Rational:
+            return mpmath.mpf(mpmath.libmp.from_rational(int(value.p), int(value.q), 200, "c"))
+        v = mpmath.mpf(sp.N(value, 70))
+        return v + abs(v) * mpmath.mpf(10)**-55 + mpmath.mpf(10)**-300
+
+
+def nice_up(v: float) -> sp.Rational:
+    """A short rational >= v (three significant digits, rounded up)."""
+    if v <= 0:
+        return sp.Integer(0)
+    e = math.floor(math.log10(v)) - 2
+    q = sp.Rational(10)**e
+    return sp.ceiling(sp.Rational(v * (1 + 1e-6)) / q) * q
+
+
+def _le(a, b) -> bool | None:
+    """a <= b for exact sympy values (None when sympy cannot decide)."""
+    r = sp.simplify(sp.sympify(a) - sp.sympify(b))
+    if r.is_nonpositive:
+        return True
+    if r.is_positive:
+        return False
+    return None
+
+
+class Prover:
+    def __init__(self, mech=None, timeout_ms=10000, *, f=None, B=None, syms=None, gamma=None, growth=None,
+                 Lambda=sp.oo, params=(), numeric=True, finder=None, landmarks=(), scale=1.0):
+        self.mech = mech
+        self.timeout = int(timeout_ms)
+        if mech is not None:
+            f, B, syms = mech.query.expr, mech.bound.expr, mech.query.symbols
+            gamma, growth, Lambda = mech.spec.bound.gamma, mech.spec.bound.growth, mech.spec.bound.Lambda
+            landmarks, scale = mech.query.landmarks, mech.query.scale
+            if finder is None and f is not None and B is not None:
+                finder = WitnessFinder(mech.query.f_mp, mech.bound.B_mp, mech.dim, gamma, growth, Lambda, scale)
+        self.f, self.B, self.syms = f, B, tuple(syms)
+        self.gamma, self.growth, self.Lambda = gamma, growth, Lambda
+        self.params = tuple(params)
+        self.numeric = numeric
+        self.finder = finder
+        self.records: list[Record] = []
+        self.witnesses: dict[str, dict] = {}
+        self._X = rg.sample_points(landmarks, len(self.syms), scale) if numeric else None
+        marks = np.array(landmarks, float).reshape(-1, len(self.syms)) if len(landmarks) else None
+        self.centre = None if marks is None else [Fraction(float(v)).limit_denominator(64) for v in marks.mean(0)]
+
+    # -- one obligation ------------------------------------------------------------------
+    def discharge(self, o: obl.Obligation, timeout=None, decisive=True) -> zb.Answer:
+        if o.query is None:
+            ans = zb.Answer(zb.UNKNOWN, reason=o.error)
+            self.records.append(Record(o, zb.UNKNOWN, f"not translatable: {o.error}", decisive=decisive))
+            return ans
+        ans = zb.solve(o.query, timeout or self.timeout)
+        method = "z3 unsat" if ans.status == zb.UNSAT else f"z3 {ans.status}"
+        if ans.status == zb.UNKNOWN:
+            enc = arbbox.try_close(o, self.syms, self.params, timeout or self.timeout, self.centre)
+            if enc is not None and enc.proved:
+                self.records.append(Record(o, "arb", enc.method, ans.seconds + enc.seconds, decisive=decisive))
+                return zb.Answer(zb.UNSAT, seconds=ans.seconds + enc.seconds, reason=enc.method)
+            if enc is not None:
+                method += f"; {enc.method}"
+        self.records.append(Record(o, ans.status, method, ans.seconds, ans.cached, decisive))
+        return ans
+
+    # -- screening ------------------------------------------------------------------------
+    def _estimate(self, leaf, ratio_sq):
+        """Largest sampled value of sqrt(ratio_sq) on the leaf, and the points attaining the top."""
+        if self._X is None:
+            return None, []
+        best, pts = -np.inf, []
+        for alt, r2 in zip(leaf.alts, ratio_sq):
+            mask = rg.member_mask(leaf.conds + alt.conds, self.syms, self._X)
+            if not mask.any():
+                continue
+            X = self._X[mask]
+            v = np.sqrt(np.abs(rg.eval_np(r2, self.syms, X)))
+            ok = np.isfinite(v)
+            if not ok.any():
+                continue
+            X, v = X[ok], v[ok]
+            order = np.argsort(-v)[:4]
+            pts += [(float(v[i]), X[i]) for i in order]
+            best = max(best, float(v.max()))
+        pts.sort(key=lambda t: -t[0])
+        return (best if np.isfinite(best) else None), [p for _, p in pts]
+
+    def _model_point(self, ans):
+        return [ans.model.get(s.name) for s in self.syms] if ans.status == zb.SAT else None
+
+    # -- rates ----------------------------------------------------------------------------
+    def rate(self, leaf, kind):
+        """(status, certified bound or None, witness or None) for cover / smooth on one leaf."""
+        ratio_sq = [obl.original(obl.ratio_cover_sq(a.f, a.B, self.syms) if kind == "cover"
+                                 else obl.grad_log_sq(a.B, self.syms)) for a in leaf.alts]
+        if kind == "cover":
+            required, build = sp.Integer(1), lambda c: obl.cover(leaf, self.syms, c, self.params)
+        else:
+            required, build = self.gamma, lambda c: obl.smooth(leaf, self.syms, c, self.params)
+        xs = set(self.syms)
+        exact = None
+        if all(not (r.free_symbols & xs) for r in ratio_sq):
+            exact = sp.Max(*[sp.sqrt(r) for r in ratio_sq]) if len(ratio_sq) > 1 else sp.sqrt(ratio_sq[0])
+            exact = sp.nsimplify(exact) if exact.is_Float else exact
+        est, top = (None, []) if exact is not None else self._estimate(leaf, ratio_sq)
+        if exact is not None:
+            cands = [exact]
+        elif est is not None and self.numeric and est < float(required) * (1 - 1e-3):
+            cands = [nice_up(est), required]
+        else:
+            cands = [required]
+        proved, last = None, None
+        for k, c in enumerate(cands):
+            final = k == len(cands) - 1
+            o = build(c)
+            ans = self.discharge(o, None if final else min(self.timeout, 3000), decisive=final)
+            if ans.status == zb.UNSAT:
+                self.records[-1].decisive = True
+                proved = c
+                break
+            last = ans
+        if proved is not None:
+            ok = _le(proved, required)
+            if ok:
+                return CERTIFIED, proved, None
+            # the certified rate exceeds the requirement: look for a witness in the leaf
+            pts = top or self._region_points(leaf)
+        else:
+            pts = ([self._model_point(last)] if last is not None and last.status == zb.SAT else []) + top
+            if est is not None and est > float(required) * (1 + 1e-9) and not pts:
+                pts = self._region_points(leaf)
+        w = self._witness(kind, leaf, pts)
+        return (REFUTED if w else UNKNOWN), proved, w
+
+    def _region_points(self, leaf):
+        tr = zb.Translator()
+        try:
+            q = zb.Query(tr(sp.And(*leaf.conds)) if leaf.conds else rg.z3_true(), tr.facts, tr.notes)
+        except zb.Unsupported:
+            return []
+        ans = zb.solve(q, 3000, use_cache=False)
+        return [self._model_point(ans)] if ans.status == zb.SAT else []
+
+    def _grad_at(self, expr, x):
+        try:
+            with mpmath.workdps(50):
+                fn = sp.lambdify(self.syms, [sp.diff(expr, s) for s in self.syms], modules=["mpmath"])
+                return [mpmath.mpf(v) for v in fn(*[mpmath.mpf(dec(v)) for v in x])]
+        except (TypeError, ValueError, ZeroDivisionError):
+            return None
+
+    def _witness(self, kind, leaf, pts):
+        if self.finder is None:
+            return None
+        for p in pts[:8]:
+            if p is None or any(v is None for v in p):
+                continue
+            for alt in leaf.alts:
+                expr = alt.f if kind == "cover" else sp.log(alt.B)
+                g = self._grad_at(expr, p)
+                if kind == "smooth" and g is not None:
+                    g = [-v for v in g]   # x' = x0 + h u with u = -grad ln B: B(x0) > B(x')
+                w = (self.finder.cover if kind == "cover" else self.finder.smooth)(p, g)
+                if w:
+                    w["region"] = leaf.label
+                    if kind == "cover":
+                        gx = self._grad_at(alt.f, w["x"])
+                        if gx is not None:
+                            w["grad_f"] = dec(mpmath.sqrt(mpmath.fsum(v * v for v in gx)))
+                    return w
+        return None
+
+
+def _summary(records, cond):
+    rs = [r for r in records if r.obligation.condition == cond and r.decisive]
+    z3n = sum(1 for r in rs if r.status == "unsat")
+    arbn = sum(1 for r in rs if r.status == "arb")
+    parts = []
+    if z3n:
+        parts.append(f"z3 unsat ({z3n} obligation{'s' * (z3n != 1)}, nlsat)")
+    if arbn:
+        parts.append(f"arb branch-and-bound ({arbn} obligation{'s' * (arbn != 1)})")
+    return " + ".join(parts) or "none"
+
+
+def _evidence(prover, cond, extra=None):
+    rs = [r.to_json() for r in prover.records if r.obligation.condition == cond and r.decisive]
+    notes = sorted({n for r in prover.records if r.obligation.condition == cond for n in r.obligation.notes})
+    ev = {"z3": zb.z3_version(), "seed": zb.SEED, "timeout_ms": prover.timeout, "obligations": rs,
+          "abstractions": notes}
+    if extra:
+        ev.update(extra)
+    return ev
+
+
+def _status_of(results):
+    if any(s == REFUTED for s in results):
+        return REFUTED
+    if results and all(s == CERTIFIED for s in results):
+        return CERTIFIED
+    return UNKNOWN
+
+
+def _needs_two_point(spec) -> str | None:
+    reasons = []
+    if spec.claim.delta != 0:
+        reasons.append("delta > 0")
+    if spec.bound.Lambda != sp.oo:
+        reasons.append("Lambda < inf")
+    return " and ".join(reasons) or None
+
+
+SKIP_TWO_POINT = ("not needed: Lambda = inf and delta = 0, so the local conditions (cover, smooth, "
+                  "continuity) carry the certificate along segments of the convex domain (design.md)")
+
+
+def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
+    """Prove (or refute) the conditions of Definition 8 for mech's f and B, region by region."""
+    t0 = time.perf_counter()
+    zb.configure_z3()
+    spec = mech.spec
+    if mech.bound.expr is None:
+        from .theorem import lemma_31_route
+        return lemma_31_route(mech, timeout_ms)
+    if mech.query.expr is None:
+        return _all_unknown("the query is a python callable: no expression to reason about")
+    P = Prover(mech, timeout_ms)
+    try:
+        leaves = rg.leaves(mech.query.expr, mech.bound.expr)
+    except zb.Unsupported as err:
+        return _all_unknown(f"regions: {err}")
+    per = {"B_positive": [], "cover": [], "smooth": []}
+    rates, wit = {}, {}
+    for leaf in leaves:
+        ans = P.discharge(obl.b_positive(leaf))
+        st = CERTIFIED if ans.status == zb.UNSAT else UNKNOWN
+        if ans.status == zb.SAT and P.finder:
+            w = P.finder.positive(P._model_point(ans))
+            if w:
+                st, wit["B_positive"] = REFUTED, w
+        per["B_positive"].append(st)
+        a_st, a, aw = P.rate(leaf, "cover")
+        c_st, c, cw = P.rate(leaf, "smooth")
+        per["cover"].append(a_st)
+        per["smooth"].append(c_st)
+        if aw:
+            wit.setdefault("cover", aw)
+        if cw:
+            wit.setdefault("smooth", cw)
+        rates[leaf.label] = {"a": a, "c": c, "a_status": a_st, "c_status": c_st}
+    cont = []
+    for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
+        for o in obl.continuity(expr, name):
+            ans = P.discharge(o)
+            if ans.status == zb.UNSAT:
+                cont.append(CERTIFIED)
+                continue
+            w = P.finder.jump(P._model_point(ans)) if ans.status == zb.SAT and P.finder else None
+            if w:
+                w["boundary"] = o.region
+                w["condition"] = "continuity: " + w["condition"]
+                wit.setdefault("continuity", w)
+            cont.append(REFUTED if w else UNKNOWN)
+    checks = []
+    leaf_ev = [{"region": l.label, "conditions": [str(c) for c in l.conds], "alternatives": len(l.alts),
+                "a": None if rates[l.label]["a"] is None else str(rates[l.label]["a"]),
+                "c": None if rates[l.label]["c"] is None else str(rates[l.label]["c"])} for l in leaves]
+    details = {
+        "B_positive": "B > 0 on every region",
+        "cover": "|grad f| <= a_R B with a_R <= 1 on every region",
+        "smooth": f"|grad ln B| <= c_R with c_R <= gamma = {spec.bound.gamma} on every region",
+    }
+    for cond in ("B_positive", "cover", "smooth"):
+        st = _status_of(per[cond])
+        detail = details[cond] if st == CERTIFIED else (
+            f"violated in region {wit[cond].get('region', '?')}" if st == REFUTED else
+            f"{per[cond].count(UNKNOWN)} of {len(per[cond])} regions not decided")
+        checks.append(Check(f"proof.{cond}", st, _summary(P.records, cond) if st == CERTIFIED else
+                            ("witness re-verified in mpmath (50 digits)" if st == REFUTED else "z3 unknown / not proved"),
+                            f"{detail} ({len(leaves)} regions)",
+                            _evidence(P, cond, {"regions": leaf_ev} if cond == "cover" else None)))
+    st = _status_of(cont) if cont else CERTIFIED
+    checks.append(Check("proof.continuity", st,
+                        _summary(P.records, "continuity") if st == CERTIFIED else
+                        ("jump re-verified in mpmath (50 digits)" if st == REFUTED else "z3 unknown / not proved"),
+                        {"certified": "f and B agree on every common boundary of their pieces",
+                         "refuted": f"jump across {wit.get('continuity', {}).get('boundary', '?')}",
+                         "unknown": "some boundary not decided"}[st], _evidence(P, "continuity")))
+    checks += _two_point(P, mech, checks, wit)
+    witness = next((wit[k] for k in ("B_positive", "cover", "continuity", "smooth", "two_point_cover",
+                                     "two_point_smooth") if k in wit), None)
+    regions = []
+    if all(c.status in (CERTIFIED, SKIPPED) for c in checks):
+        regions = [RegionRate(l, mp_up(r["a"]), mp_up(r["c"])) for l, r in rates.items()]
+    for c in checks:
+        c.evidence["seconds_total"] = round(time.perf_counter() - t0, 3)
+    return ProofOutcome(checks, regions, witness, P.records, leaves, "regions", rates)
+
+
+def _two_point(P, mech, checks, wit):
+    spec = mech.spec
+    why = _needs_two_point(spec)
+    if why is None:
+        return [Check("proof.two_point_cover", SKIPPED, "none", SKIP_TWO_POINT),
+                Check("proof.two_point_smooth", SKIPPED, "none", SKIP_TWO_POINT)]
+    out = []
+    syms, f, B = P.syms, mech.query.expr, mech.bound.expr
+    o = obl.two_point_cover(f, B, syms, spec.bound.Lambda)
+    out.append(_tp_check(P, o, "two_point_cover", wit, why, "B(x) >= L_{f,Lambda}(x) for all x"))
+    if spec.bound.growth == "linear":
+        o = obl.two_point_smooth_linear(B, syms, spec.bound.gamma, spec.bound.Lambda)
+        out.append(_tp_check(P, o, "two_point_smooth", wit, why, "B(x) <= (1 + gamma d) B(x') for all x, x'"))
+    else:
+        local = {c.id: c.status for c in checks}
+        st = worst(local["proof.smooth"], local["proof.continuity"], local["proof.B_positive"])
+        out.append(Check("proof.two_point_smooth", st,
+                         "implied: smooth + continuity integrated along segments (convex domain)",
+                         f"B(x) <= e^(gamma d) B(x') follows from |grad ln B| <= gamma and continuity (needed: {why})"))
+    return out
+
+
+def _tp_check(P, o, cond, wit, why, text):
+    ans = P.discharge(o)
+    if ans.status == zb.UNSAT:
+        return Check(f"proof.{cond}", CERTIFIED, "z3 unsat (1 obligation, nlsat)", f"{text} (needed: {why})",
+                     _evidence(P, cond))
+    w = None
+    if ans.status == zb.SAT and P.finder:
+        x = [ans.model.get(s.name) for s in P.syms]
+        xp = [ans.model.get(s.name + "p") for s in P.syms]
+        if all(v is not None for v in x + xp):
+            xs, xps = [dec(v) for v in x], [dec(v) for v in xp]
+            w = P.finder.check_cover(xs, xps) if cond == "two_point_cover" else P.finder.check_smooth(xs, xps)
+    if w:
+        wit.setdefault(cond, w)
+        return Check(f"proof.{cond}", REFUTED, "witness re-verified in mpmath (50 digits)", f"{text} fails",
+                     _evidence(P, cond))
+    return Check(f"proof.{cond}", UNKNOWN, f"z3 {ans.status}", f"{text}: not decided (needed: {why})",
+                 _evidence(P, cond))
+
+
+def _all_unknown(reason):
+    checks = [Check(f"proof.{c}", UNKNOWN, "none", reason) for c in
+              ("B_positive", "cover", "smooth", "continuity")]
+    return ProofOutcome(checks, [], None, route="none")

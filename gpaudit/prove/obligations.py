@@ -1,0 +1,342 @@
+"""Proof obligations generated from the model: each one a claim over a region, stated as the
+z3 query of its negation (`unsat` proves the claim).
+
+Per leaf R of the regions module (conditions C_R, alternatives (C_k, f_k, B_k)):
+
+    B_positive:  for x in R:  some alternative active at x has B_k(x) > 0
+    cover(a):    |grad f_k|^2 <= a^2 B_k^2          (i.e. |grad f| <= a B, given B > 0)
+    smooth(c):   |grad ln B_k|^2 <= c^2             (ln B is c-Lipschitz on R)
+
+Across pieces (per function, per pair of pieces i < j):
+
+    continuity:  on cl(P_i) /\\ cl(P_j) (strict inequalities relaxed: a superset of the closures)
+                 the two piece formulas agree.
+
+Two-point conditions of Definition 8 (only where the claim needs them):
+
+    two_point_cover:   |f(x) - f(x')| <= B(x) |x - x'|        for |x - x'| <= Lambda
+    two_point_smooth:  B(x) <= g(|x - x'|) B(x')               (linear growth; for exponential
+                       growth it follows from smooth + continuity by integrating along segments)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+import z3
+
+from . import z3backend as zb
+from .regions import Leaf, closure_cover, pieces
+
+
+@dataclass
+class Obligation:
+    condition: str          # B_positive | cover | smooth | continuity | two_point_cover | ...
+    region: str             # leaf label or piece pair
+    claim: str              # one line, human-readable
+    query: zb.Query | None  # None: not translatable (unknown)
+    bound: sp.Expr | None = None
+    error: str = ""
+    notes: list = field(default_factory=list)
+    sym_region: tuple = ()          # the claim in sympy, for the arb fallback
+    sym_claim: object = None
+    rebuild: object = None          # extra sympy condition -> Query (the obligation restricted)
+
+    @property
+    def smt2(self) -> str:
+        return self.query.smt2 if self.query is not None else ""
+
+
+class Atoms:
+    """Non-polynomial atoms (roots, exp, log of the inputs) as fresh symbols, with chain rules.
+
+    sqrt(g) -> S with dS/dx = S g'/(2 g);  exp(y) -> E with dE/dx = E y';  log(u) -> L with
+    dL/dx = u'/u.  Derivatives then stay rational in (x, atoms), and S^2 is reduced to g, so z3
+    sees the same fresh variable in a region's conditions and in its gradient."""
+
+    def __init__(self, syms):
+        self.syms = tuple(syms)
+        self.sym_of: dict = {}      # original atom -> Dummy
+        self.back: dict = {}        # Dummy -> original atom
+        self.partials: dict = {}    # Dummy -> [d/dx_i]
+        self.roots: dict = {}       # Dummy -> (base, q)
+        self.chain: dict = {}       # Dummy -> (coef, inner): grad S = coef grad inner
+        self._gram: dict = {}
+
+    def _candidates(self, e):
+        xs = set(self.syms) | set(self.back)
+        out = []
+        for a in e.atoms(sp.Pow, sp.exp, sp.log):
+            if not (a.free_symbols & xs):
+                continue
+            if isinstance(a, sp.Pow) and a.exp.is_Integer:
+                continue
+            out.append(a)
+        return out
+
+    def atomize(self, e):
+        e = sp.sympify(e)
+        while True:
+            cands = [a for a in self._candidates(e)]
+            inner = [a for a in cands if not any(b != a and a.has(b) for b in cands)]
+            if not inner:
+                return e
+            for a in sorted(inner, key=sp.default_sort_key):
+                e = e.xreplace({a: self._symbol(a)})
+
+    def _symbol(self, a):
+        if a in self.sym_of:
+            return self.sym_of[a]
+        S = sp.Dummy("A", positive=not isinstance(a, sp.log))
+        orig = a.xreplace(self.back)
+        self.sym_of[a], self.back[S] = S, orig
+        if isinstance(a, sp.exp):
+            inner, coef = a.args[0], S
+        elif isinstance(a, sp.log):
+            inner = a.args[0]
+            coef = 1 / inner
+        else:
+            if not a.exp.is_Rational:
+                raise zb.Unsupported(f"power {a}")
+            inner = a.base
+            coef = a.exp * S / inner
+            self.roots[S] = (inner, int(a.exp.q)) if a.exp.p == 1 else None
+        self.chain[S] = (coef, inner)          # grad S = coef * grad inner
+        self.partials[S] = [coef * self.d(inner, i) for i in range(len(self.syms))]
+        return S
+
+    def d(self, e, i):
+        """d e / d x_i for an atomized e (chain rule through the atoms)."""
+        out = sp.diff(e, self.syms[i])
+        for S, parts in self.partials.items():
+            if e.has(S):
+                out += sp.diff(e, S) * parts[i]
+        return out
+
+    def _vars(self, e):
+        return [v for v in e.free_symbols if v in self.syms or v in self.chain]
+
+    def gram(self, u, v):
+        """grad u . grad v for two variables (inputs or atoms), simplified and memoised."""
+        key = (u, v) if sp.default_sort_key(u) <= sp.default_sort_key(v) else (v, u)
+        if key in self._gram:
+            return self._gram[key]
+        u, v = key
+        if u in self.syms and v in self.syms:
+            out = sp.Integer(1 if u == v else 0)
+        elif u in self.syms or v in self.syms:
+            x, S = (u, v) if u in self.syms else (v, u)
+            out = self.reduce(self.partials[S][self.syms.index(x)])
+        else:
+            coef, inner = self.chain[u]
+            out = self.reduce(coef * sum(sp.diff(inner, w) * self.gram(w, v) for w in self._vars(inner)))
+        self._gram[key] = out
+        return out
+
+    def inner(self, e1, e2):
+        """grad e1 . grad e2 through the Gram matrix of the variables (keeps factors small)."""
+        total = sp.Integer(0)
+        for u in self._vars(e1):
+            cu = sp.diff(e1, u)
+            for v in self._vars(e2):
+                total += cu * sp.diff(e2, v) * self.gram(u, v)
+        return total
+
+    def reduce(self, e):
+        """Cancel, then replace S^q by its base for every root atom S."""
+        e = sp.cancel(sp.together(e))
+        num, den = sp.fraction(e)
+        for S, r in self.roots.items():
+            if r is None:
+                continue
+            g, q = r
+            try:
+                if num.has(S):
+                    num = sp.rem(sp.expand(num), S**q - g, S)
+                if den.has(S):
+                    den = sp.rem(sp.expand(den), S**q - g, S)
+            except sp.PolynomialError:
+                continue
+        return sp.cancel(num / den)
+
+
+_MEMO: dict = {}
+
+
+def _memo(kind, exprs, syms, fn):
+    """Gradient expressions are computed once per (kind, expressions): (result, atom map)."""
+    key = (kind, exprs, tuple(syms))
+    if key not in _MEMO:
+        A = Atoms(syms)
+        _MEMO[key] = (fn(A), dict(A.back))
+    return _MEMO[key]
+
+
+def grad_sq(expr, syms):
+    """|grad expr|^2 in atomized form, and the atom map (sympy differentiates; nobody writes a
+    derivative by hand)."""
+    def fn(A):
+        e = A.atomize(expr)
+        return A.inner(e, e)
+    return _memo("grad", (expr,), syms, fn)
+
+
+def grad_log_sq(B, syms):
+    """|grad ln B|^2 in atomized form, and the atom map."""
+    def fn(A):
+        e = A.atomize(B)
+        return A.inner(e, e) / e**2
+    return _memo("glog", (B,), syms, fn)
+
+
+def ratio_cover_sq(f, B, syms):
+    """|grad f|^2 / B^2 in atomized form, and the atom map."""
+    def fn(A):
+        e = A.atomize(f)
+        return A.inner(e, e) / A.atomize(B)**2
+    return _memo("cover", (f, B), syms, fn)
+
+
+def original(pair):
+    """An atomized expression written back in the original functions (for numerics)."""
+    expr, back = pair
+    return sp.powsimp(expr.xreplace(back))
+
+
+def _simp(e):
+    try:
+        return sp.cancel(sp.powsimp(e))
+    except (sp.PolynomialError, TypeError, ValueError):
+        return e
+
+
+def _build(condition, region, claim, make, params, bound=None, sym_region=(), sym_claim=None) -> Obligation:
+    def query(extra=None):
+        tr = zb.Translator()
+        formula = make(tr)
+        if extra is not None:
+            formula = z3.And(formula, tr(extra))
+        return zb.Query(formula, tr.facts + [tr(p) for p in params], list(tr.notes))
+
+    def rebuild(extra):
+        try:
+            return query(extra)
+        except zb.Unsupported:
+            return None
+    try:
+        q = query()
+    except zb.Unsupported as err:
+        return Obligation(condition, region, claim, None, bound, error=str(err))
+    return Obligation(condition, region, claim, q, bound, notes=list(q.notes), sym_region=tuple(sym_region),
+                      sym_claim=sym_claim, rebuild=rebuild)
+
+
+def _sym_claim(leaf: Leaf, prop):
+    return sp.Or(*[sp.And(*(list(a.conds) + [prop(a)])) for a in leaf.alts])
+
+
+def _region_negation(tr, leaf: Leaf, prop):
+    """C_R and no active alternative satisfies prop."""
+    region = [tr(c) for c in leaf.conds]
+    fails = []
+    for alt in leaf.alts:
+        ok = z3.And(*([tr(c) for c in alt.conds] + [prop(tr, alt)]))
+        fails.append(z3.Not(ok))
+    return z3.And(*(region + fails))
+
+
+def b_positive(leaf: Leaf, params=()) -> Obligation:
+    return _build("B_positive", leaf.label, f"B > 0 on {leaf.label}",
+                  lambda tr: _region_negation(tr, leaf, lambda t, a: t(a.B) > 0), params,
+                  sym_region=leaf.conds, sym_claim=_sym_claim(leaf, lambda a: a.B > 0))
+
+
+def cover(leaf: Leaf, syms, a, params=()) -> Obligation:
+    def prop(tr, alt):
+        g2, back = grad_sq(alt.f, syms)
+        tr.alias.update(back)
+        return tr(g2) <= tr(a)**2 * tr(alt.B)**2
+    return _build("cover", leaf.label, f"|grad f| <= {a} * B on {leaf.label}",
+                  lambda tr: _region_negation(tr, leaf, prop), params, a, leaf.conds,
+                  _sym_claim(leaf, lambda t: original(grad_sq(t.f, syms)) <= a**2 * t.B**2))
+
+
+def lipschitz(leaf: Leaf, syms, K, params=()) -> Obligation:
+    """|grad f| <= K on the leaf (the query's global Lipschitz constant, piece by piece)."""
+    def ratio(alt):
+        return sp.powsimp(sp.expand(original(grad_sq(alt.f, syms)) / K**2), combine="exp")
+
+    def prop(tr, alt):
+        return tr(ratio(alt)) <= 1
+    return _build("lipschitz", leaf.label, f"|grad f| <= {K} on {leaf.label}",
+                  lambda tr: _region_negation(tr, leaf, prop), params, K, leaf.conds,
+                  _sym_claim(leaf, lambda a: ratio(a) <= 1))
+
+
+def smooth(leaf: Leaf, syms, c, params=()) -> Obligation:
+    def prop(tr, alt):
+        g2, back = grad_log_sq(alt.B, syms)
+        tr.alias.update(back)
+        return tr(g2) <= tr(c)**2
+    return _build("smooth", leaf.label, f"|grad ln B| <= {c} on {leaf.label}",
+                  lambda tr: _region_negation(tr, leaf, prop), params, c, leaf.conds,
+                  _sym_claim(leaf, lambda t: original(grad_log_sq(t.B, syms)) <= c**2))
+
+
+def continuity(expr, name: str, params=()) -> list[Obligation]:
+    """For each pair of pieces whose closures may meet: the two formulas agree there."""
+    ps = pieces(expr)
+    closures = [closure_cover(c, params) for c, _ in ps]
+    out = []
+    for i in range(len(ps)):
+        for j in range(i + 1, len(ps)):
+            (_, vi), (_, vj) = ps[i], ps[j]
+            if vi == vj or not closures[i] or not closures[j]:
+                continue
+            region = f"{name}{i + 1}|{name}{j + 1}"
+
+            def make(tr, ci=closures[i], cj=closures[j], vi=vi, vj=vj):
+                si = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in ci])
+                sj = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in cj])
+                return z3.And(si, sj, tr(vi) != tr(vj))
+            out.append(_build("continuity", region,
+                              f"{name} piece {i + 1} = piece {j + 1} on their common boundary", make, params))
+    return out
+
+
+def _pair_symbols(syms):
+    return tuple(sp.Symbol(s.name + "p", real=True) for s in syms)
+
+
+def _dist(tr, syms, psyms):
+    if len(syms) == 1:
+        return tr(sp.Abs(syms[0] - psyms[0]))
+    return tr(sp.sqrt(sum((s - p)**2 for s, p in zip(syms, psyms))))
+
+
+def two_point_cover(f, B, syms, Lambda, params=()) -> Obligation:
+    psyms = _pair_symbols(syms)
+    fp = f.xreplace(dict(zip(syms, psyms)))
+
+    def make(tr):
+        d = _dist(tr, syms, psyms)
+        parts = [z3.If(tr(f) - tr(fp) >= 0, tr(f) - tr(fp), tr(fp) - tr(f)) > tr(B) * d, d > 0]
+        if Lambda != sp.oo:
+            parts.append(d <= tr(Lambda))
+        return z3.And(*parts)
+    return _build("two_point_cover", "all pairs", "|f(x) - f(x')| <= B(x) |x - x'| for |x - x'| <= Lambda",
+                  make, params)
+
+
+def two_point_smooth_linear(B, syms, gamma, Lambda, params=()) -> Obligation:
+    psyms = _pair_symbols(syms)
+    Bp = B.xreplace(dict(zip(syms, psyms)))
+
+    def make(tr):
+        d = _dist(tr, syms, psyms)
+        parts = [tr(B) > (1 + tr(gamma) * d) * tr(Bp)]
+        if Lambda != sp.oo:
+            parts.append(d <= tr(Lambda))
+        return z3.And(*parts)
+    return _build("two_point_smooth", "all pairs", "B(x) <= (1 + gamma |x - x'|) B(x')", make, params)

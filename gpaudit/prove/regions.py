@@ -1,0 +1,286 @@
+"""Proof regions, generated from the model's Piecewise expressions (never written per example).
+
+1. Pieces.  A Piecewise piece k holds where its own condition holds and no earlier one does.
+2. Refinement.  A base region is a pair (piece i of f, piece j of B): the common refinement.
+3. Active terms.  Inside a piece, Max/Min/Abs (Abs(u) = Max(u, -u)) are split, innermost first,
+   into the open sets where one argument strictly dominates ("each term on the set where it is
+   active") plus the tie set where two or more arguments attain the extremum.  On the tie set the
+   leaf keeps every tied argument as an *alternative*: a point of the tie set satisfies an
+   obligation if some alternative active there does.  This is exact for the a.e. argument: where
+   max(g1, g2) is differentiable at a tie, its gradient equals that of every active term (the
+   difference max - g_i >= 0 has a minimum there), and along a segment inside a tie set the
+   restricted function coincides with each active term.
+4. Leaves that z3 shows empty are dropped (an `unknown` keeps the leaf).
+
+A leaf is (conditions, alternatives); an alternative is (extra conditions, f, B) with no
+Max/Min/Abs left, ready for differentiation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy as sp
+
+from . import z3backend as zb
+
+_SPLIT = (sp.Max, sp.Min, sp.Abs)
+
+
+@dataclass(frozen=True)
+class Alt:
+    conds: tuple
+    f: sp.Expr
+    B: sp.Expr | None
+
+
+@dataclass
+class Leaf:
+    label: str
+    base: str
+    conds: tuple
+    alts: list
+    steps: list = field(default_factory=list)   # human-readable split steps
+
+    @property
+    def tie(self) -> bool:
+        return len(self.alts) > 1
+
+    def condition(self):
+        return sp.And(*self.conds) if self.conds else sp.true
+
+
+def pieces(expr):
+    """[(effective conditions tuple, value)] of a Piecewise (or the whole expression)."""
+    if not isinstance(expr, sp.Piecewise):
+        return [((), expr)]
+    out, earlier = [], []
+    for val, cond in expr.args:
+        conds = tuple(c for c in [cond] + [sp.Not(e) for e in earlier] if c is not sp.true)
+        if sp.false not in conds:
+            out.append((conds, val))
+        earlier.append(cond)
+        if cond is sp.true:
+            break
+    return out
+
+
+def _innermost(exprs):
+    nodes = set()
+    for e in exprs:
+        if e is not None:
+            nodes |= e.atoms(*_SPLIT)
+    inner = [n for n in nodes if not any(a.has(*_SPLIT) for a in n.args)]
+    return sorted(inner, key=sp.default_sort_key)[0] if inner else None
+
+
+def _args(node):
+    if isinstance(node, sp.Abs):
+        return [node.args[0], -node.args[0]], sp.Max
+    return list(node.args), type(node)
+
+
+def _dominates(kind, a, b):
+    return a > b if kind is sp.Max else a < b
+
+
+def _weakly(kind, a, b):
+    return a >= b if kind is sp.Max else a <= b
+
+
+def _short(e, n=60):
+    s = str(e)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def split_leaf(leaf: Leaf, node) -> list[Leaf]:
+    args, kind = _args(node)
+    name = "Abs" if isinstance(node, sp.Abs) else kind.__name__
+    out = []
+    for i, ai in enumerate(args):
+        cond = sp.And(*[_dominates(kind, ai, aj) for j, aj in enumerate(args) if j != i])
+        alts = [Alt(a.conds, a.f.xreplace({node: ai}),
+                    None if a.B is None else a.B.xreplace({node: ai})) for a in leaf.alts]
+        out.append(Leaf(f"{leaf.label}.{name[0].lower()}{i + 1}", leaf.base, leaf.conds + (cond,), alts,
+                        leaf.steps + [f"{name}({_short(node.args[0]) if name == 'Abs' else '...'}): "
+                                      f"argument {i + 1} ({_short(ai)}) strictly active"]))
+    # the tie set: the extremum attained by at least two arguments
+    if len(args) == 2:
+        tie = sp.Eq(args[0], args[1])
+    else:
+        tie = sp.Or(*[sp.And(sp.Eq(args[i], args[j]), *[_weakly(kind, args[i], args[k]) for k in range(len(args))])
+                      for i in range(len(args)) for j in range(i + 1, len(args))])
+    alts = []
+    for a in leaf.alts:
+        if not (a.f.has(node) or (a.B is not None and a.B.has(node))):
+            alts.append(a)
+            continue
+        for i, ai in enumerate(args):
+            extra = tuple(_weakly(kind, ai, aj) for j, aj in enumerate(args) if j != i) if len(args) > 2 else ()
+            alts.append(Alt(a.conds + extra, a.f.xreplace({node: ai}),
+                            None if a.B is None else a.B.xreplace({node: ai})))
+    out.append(Leaf(f"{leaf.label}.{name[0].lower()}=", leaf.base, leaf.conds + (tie,), alts,
+                    leaf.steps + [f"{name}: tie set of its arguments (every tied argument kept)"]))
+    return out
+
+
+_NONEMPTY: dict = {}
+
+
+def nonempty(conds, timeout_ms=3000, params=()) -> bool:
+    """False only when z3 proves the conjunction empty (memoised; an unknown counts as nonempty)."""
+    key = (frozenset(conds), frozenset(params))
+    if key in _NONEMPTY:
+        return _NONEMPTY[key]
+    tr = zb.Translator()
+    try:
+        formula = tr(sp.And(*conds)) if conds else z3_true()
+        extra = [tr(p) for p in params]
+    except zb.Unsupported:
+        return True
+    q = zb.Query(formula, tr.facts + extra, tr.notes)
+    out = zb.solve(q, timeout_ms, use_cache=False).status != zb.UNSAT
+    _NONEMPTY[key] = out
+    return out
+
+
+def z3_true():
+    import z3
+    return z3.BoolVal(True)
+
+
+def leaves(f_expr, B_expr, params=(), timeout_ms=3000, max_leaves=400) -> list[Leaf]:
+    """The proof leaves of (f, B): refinement of the pieces, then Max/Min/Abs splits."""
+    fp = pieces(f_expr)
+    bp = pieces(B_expr) if B_expr is not None else [((), None)]
+    work = []
+    for i, (fc, fv) in enumerate(fp, 1):
+        for j, (bc, bv) in enumerate(bp, 1):
+            conds = fc + bc
+            if not nonempty(conds, timeout_ms, params):
+                continue
+            base = f"f{i}" + (f".B{j}" if B_expr is not None else "")
+            work.append(Leaf(base, base, conds, [Alt((), fv, bv)]))
+    done = []
+    while work:
+        leaf = work.pop(0)
+        node = _innermost([e for a in leaf.alts for e in (a.f, a.B)])
+        if node is None:
+            done.append(leaf)
+            continue
+        for sub in split_leaf(leaf, node):
+            if nonempty(sub.conds, timeout_ms, params):
+                work.append(sub)
+        if len(done) + len(work) > max_leaves:
+            raise zb.Unsupported(f"more than {max_leaves} proof regions")
+    return done
+
+
+def relax(cond):
+    """A superset of the closure: strict inequalities made non-strict (after pushing negations in)."""
+    cond = sp.to_nnf(cond) if isinstance(cond, sp.logic.boolalg.Boolean) else cond
+    if isinstance(cond, sp.StrictLessThan):
+        return sp.LessThan(cond.lhs, cond.rhs)
+    if isinstance(cond, sp.StrictGreaterThan):
+        return sp.GreaterThan(cond.lhs, cond.rhs)
+    if isinstance(cond, sp.Unequality):
+        return sp.true
+    if isinstance(cond, (sp.And, sp.Or)):
+        return type(cond)(*[relax(a) for a in cond.args])
+    return cond
+
+
+def _dnf(cond):
+    """Disjunctive normal form as a list of atom tuples (cond in NNF, small formulas only)."""
+    if isinstance(cond, sp.Or):
+        return [d for a in cond.args for d in _dnf(a)]
+    if isinstance(cond, sp.And):
+        out = [()]
+        for a in cond.args:
+            out = [d + e for d in out for e in _dnf(a)]
+        return out
+    if cond is sp.true:
+        return [()]
+    if cond is sp.false:
+        return []
+    return [(cond,)]
+
+
+def closure_cover(conds, params=(), timeout_ms=3000, limit=256):
+    """A union of closed conjunctions containing the closure of the set {all conds}.
+
+    The set is written as a union of conjunctions (DNF, built condition by condition); every
+    conjunction z3 shows empty is dropped BEFORE relaxing, then each remaining one is relaxed
+    (strict -> non-strict), which contains its closure.  Relaxing the formula as a whole would
+    also keep the boundary of an empty disjunct."""
+    cur = [()]
+    for c in conds:
+        parts = _dnf(sp.to_nnf(c))
+        nxt = []
+        for d in cur:
+            for e in parts:
+                conj = d + e
+                if nonempty(conj, timeout_ms, params):
+                    nxt.append(conj)
+        cur = nxt
+        if len(cur) > limit:
+            return [(relax(sp.And(*conds)),)]
+    return [tuple(relax(a) for a in d) for d in cur]
+
+
+# -- numeric screening (only to choose candidate bounds; never a proof) -------------------------
+
+def sample_points(landmarks, dim, scale=1.0) -> np.ndarray:
+    marks = np.array(landmarks, float).reshape(-1, dim) if landmarks else np.zeros((1, dim))
+    offs = np.concatenate([np.geomspace(1e-7, 1e5, 160), -np.geomspace(1e-7, 1e5, 160), [0.0]]) * max(scale, 1e-9)
+    if dim == 1:
+        pts = (marks[:, :1] + offs[None, :]).ravel()
+        pts = np.concatenate([pts, np.linspace(marks.min() - 60 * scale, marks.max() + 60 * scale, 4001)])
+        return np.unique(pts)[:, None]
+    axes = []
+    for k in range(dim):
+        c = np.unique(marks[:, k])
+        ax = np.concatenate([(c[:, None] + offs[None, ::12]).ravel(),
+                             np.linspace(c.min() - 20 * scale, c.max() + 20 * scale, 61)])
+        axes.append(np.unique(ax))
+    if dim == 2:
+        g = np.stack(np.meshgrid(*axes, indexing="ij"), -1).reshape(-1, 2)
+    else:  # pragma: no cover - higher dimensions: random points around the landmarks
+        rng = np.random.default_rng(0)
+        g = marks[rng.integers(0, len(marks), 20000)] + rng.standard_cauchy((20000, dim)) * scale
+    rng = np.random.default_rng(0)
+    extra = marks[rng.integers(0, len(marks), 4000)] + rng.standard_normal((4000, dim)) * scale
+    return np.concatenate([g, extra])
+
+
+_LAMBDAS: dict = {}
+
+
+def _lambdify(syms, expr):
+    key = (tuple(syms), expr)
+    if key not in _LAMBDAS:
+        _LAMBDAS[key] = sp.lambdify(syms, expr, modules=["numpy"])
+    return _LAMBDAS[key]
+
+
+def member_mask(conds, syms, X) -> np.ndarray:
+    if not conds:
+        return np.ones(len(X), bool)
+    fn = _lambdify(syms, sp.And(*conds))
+    with np.errstate(all="ignore"):
+        try:
+            m = fn(*[X[:, i] for i in range(X.shape[1])])
+        except (TypeError, ValueError, ZeroDivisionError):
+            return np.zeros(len(X), bool)
+    return np.broadcast_to(np.asarray(m, bool), (len(X),)).copy()
+
+
+def eval_np(expr, syms, X) -> np.ndarray:
+    fn = _lambdify(syms, expr)
+    with np.errstate(all="ignore"):
+        try:
+            v = fn(*[X[:, i] for i in range(X.shape[1])])
+        except (TypeError, ValueError, ZeroDivisionError):
+            return np.full(len(X), np.nan)
+    return np.broadcast_to(np.asarray(v, float), (len(X),)).copy()

@@ -1,0 +1,332 @@
+"""The z3 gate: sympy expressions -> z3 terms, one solver call per obligation, and the proof cache.
+
+Everything z3 sees is real polynomial arithmetic (division is allowed: z3 treats x/0 as an
+arbitrary value, which only makes `unsat` harder to reach).  Non-polynomial parts are replaced
+by fresh variables constrained by facts that are TRUE of the real function, so the translation
+over-approximates: an `unsat` answer is a proof, a `sat` model is only a candidate (it is
+re-verified in mpmath before anything is reported).  Every such step is recorded in `notes`:
+
+- sqrt(u), u**(p/q): a fresh r >= 0 with r**q = u (so u >= 0 on the obligation's domain).
+- exp(y): a fresh E > 0 with the sound Taylor facts E >= 1 + y, E >= 1 + y + y^2/2 + y^3/6
+  (the remainders e^xi y^2/2 and e^xi y^4/24 are >= 0), y <= 0 -> E <= 1 + y + y^2/2 and
+  E (1 - y + y^2/2 - y^3/6) <= 1, y < 1 -> E (1 - y) <= 1, and between two exponentials
+  y1 <= y2 -> E1 <= E2 (strict likewise).
+- log(u): a fresh L with u > 0, L <= u - 1, L u >= u - 1, monotone in u.
+- pi, e: fresh variables inside rational intervals 10^-9 wide that contain them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import sympy as sp
+import z3
+
+SEED = 0
+UNSAT, SAT, UNKNOWN = "unsat", "sat", "unknown"
+
+
+class Unsupported(Exception):
+    """An expression the translation does not handle (the obligation becomes unknown)."""
+
+
+def configure_z3():
+    """Fixed seeds: the same obligation gets the same answer on every run."""
+    z3.set_param("smt.random_seed", SEED)
+    z3.set_param("sat.random_seed", SEED)
+    z3.set_param("nlsat.seed", SEED)
+
+
+def z3_version() -> str:
+    return z3.get_version_string()
+
+
+def _q(r) -> z3.ArithRef:
+    r = sp.Rational(r)
+    return z3.RealVal(f"{r.p}/{r.q}") if r.q != 1 else z3.RealVal(str(r.p))
+
+
+class Translator:
+    """One obligation's translation context: variables, fresh abstractions and their facts."""
+
+    def __init__(self, tag: str = ""):
+        self.tag = tag
+        self.vars: dict[str, z3.ArithRef] = {}
+        self.facts: list = []
+        self.notes: list[str] = []
+        self._cache: dict = {}
+        self.alias: dict = {}          # sympy Dummy -> the expression it stands for
+        self._exps: list[tuple] = []   # (y term, E term)
+        self._logs: list[tuple] = []
+        self._n = 0
+
+    # -- variables ---------------------------------------------------------------------
+    def var(self, name: str) -> z3.ArithRef:
+        if name not in self.vars:
+            self.vars[name] = z3.Real(name)
+        return self.vars[name]
+
+    def fresh(self, stem: str) -> z3.ArithRef:
+        self._n += 1
+        return self.var(f"{stem}{self.tag}_{self._n}")
+
+    def note(self, text: str):
+        if text not in self.notes:
+            self.notes.append(text)
+
+    # -- expressions ---------------------------------------------------------------------
+    def __call__(self, e):
+        key = e
+        if key in self._cache:
+            return self._cache[key]
+        out = self._tr(e)
+        self._cache[key] = out
+        return out
+
+    def _tr(self, e):
+        if e is sp.true or e is True:
+            return z3.BoolVal(True)
+        if e is sp.false or e is False:
+            return z3.BoolVal(False)
+        if isinstance(e, sp.Symbol):
+            if e in self.alias:
+                return self(self.alias[e])
+            return self.var(e.name)
+        if e.is_Rational:
+            return _q(e)
+        if e.is_Float:
+            self.note(f"float literal {e} taken at its exact binary value")
+            return _q(sp.Rational(float(e)))
+        if e is sp.pi:
+            return self._const("pi", Fraction(314159265, 10**8), Fraction(314159266, 10**8))
+        if e is sp.E:
+            return self._const("e", Fraction(2718281828, 10**9), Fraction(2718281829, 10**9))
+        if e in (sp.oo, -sp.oo, sp.zoo, sp.nan):
+            raise Unsupported(f"non-finite value {e}")
+        if isinstance(e, sp.Add):
+            return z3.Sum([self(a) for a in e.args])
+        if isinstance(e, sp.Mul):
+            out = self(e.args[0])
+            for a in e.args[1:]:
+                out = out * self(a)
+            return out
+        if isinstance(e, sp.Pow):
+            return self._pow(e.base, e.exp)
+        if isinstance(e, sp.exp):
+            return self._exp(e.args[0])
+        if isinstance(e, sp.log):
+            return self._log(e.args[0])
+        if isinstance(e, sp.Abs):
+            u = self(e.args[0])
+            return z3.If(u >= 0, u, -u)
+        if isinstance(e, (sp.Max, sp.Min)):
+            args = [self(a) for a in e.args]
+            out = args[0]
+            for a in args[1:]:
+                out = z3.If(a > out, a, out) if isinstance(e, sp.Max) else z3.If(a < out, a, out)
+            return out
+        if isinstance(e, sp.Piecewise):
+            out = None
+            for val, cond in reversed(e.args):
+                v = self(val)
+                out = v if out is None else z3.If(self(cond), v, out)
+            return out
+        if isinstance(e, sp.core.relational.Relational):
+            a, b = self(e.lhs), self(e.rhs)
+            op = e.rel_op
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+        if isinstance(e, sp.And):
+            return z3.And(*[self(a) for a in e.args])
+        if isinstance(e, sp.Or):
+            return z3.Or(*[self(a) for a in e.args])
+        if isinstance(e, sp.Not):
+            return z3.Not(self(e.args[0]))
+        raise Unsupported(f"cannot translate {type(e).__name__}: {e}")
+
+    def _const(self, name, lo: Fraction, hi: Fraction):
+        v = self.var(f"const_{name}{self.tag}")
+        fact = z3.And(v > _q(sp.Rational(lo.numerator, lo.denominator)),
+                      v < _q(sp.Rational(hi.numerator, hi.denominator)))
+        if not any(fact.eq(f) for f in self.facts):
+            self.facts.append(fact)
+            self.note(f"{name} replaced by a variable in ({lo}, {hi})")
+        return v
+
+    def _pow(self, base, ex):
+        if ex.is_Integer:
+            n = int(ex)
+            b = self(base)
+            if n == 0:
+                return z3.RealVal(1)
+            out = b
+            for _ in range(abs(n) - 1):
+                out = out * b
+            return out if n > 0 else 1 / out
+        if ex.is_Rational:
+            p, q = int(ex.p), int(ex.q)
+            r = self._root(base, q)
+            return self._pow_term(r, p)
+        raise Unsupported(f"power with exponent {ex}")
+
+    def _pow_term(self, r, p):
+        if p == 0:
+            return z3.RealVal(1)
+        out = r
+        for _ in range(abs(p) - 1):
+            out = out * r
+        return out if p > 0 else 1 / out
+
+    def _root(self, base, q):
+        key = ("root", base, q)
+        if key in self._cache:
+            return self._cache[key]
+        b = self(base)
+        r = self.fresh("root")
+        rq = r
+        for _ in range(q - 1):
+            rq = rq * r
+        self.facts += [r >= 0, rq == b]
+        self.note(f"{'sqrt' if q == 2 else f'{q}-th root'}(u) replaced by a fresh r >= 0 with r^{q} = u")
+        self._cache[key] = r
+        return r
+
+    def _exp(self, arg):
+        y = self(arg)
+        E = self.fresh("exp")
+        one = z3.RealVal(1)
+        y2, y3 = y * y, y * y * y
+        facts = [E > 0, E >= one + y, E >= one + y + y2 / 2 + y3 / 6,
+                 z3.Implies(y <= 0, E <= one + y + y2 / 2),
+                 z3.Implies(y <= 0, E * (one - y + y2 / 2 - y3 / 6) <= one),
+                 z3.Implies(y < 1, E * (one - y) <= one)]
+        for (y0, E0) in self._exps:
+            facts += [z3.Implies(y <= y0, E <= E0), z3.Implies(y0 <= y, E0 <= E),
+                      z3.Implies(y < y0, E < E0), z3.Implies(y0 < y, E0 < E)]
+        self._exps.append((y, E))
+        self.facts += facts
+        self.note("exp(y) replaced by a fresh E > 0 with the Taylor facts E >= 1 + y, E >= 1 + y + y^2/2 + y^3/6, "
+                  "y <= 0 -> E <= 1 + y + y^2/2 and E (1 - y + y^2/2 - y^3/6) <= 1, y < 1 -> E (1 - y) <= 1, "
+                  "and monotonicity between exponentials")
+        return E
+
+    def _log(self, arg):
+        u = self(arg)
+        L = self.fresh("log")
+        facts = [u > 0, L <= u - 1, L * u >= u - 1]
+        for (u0, L0) in self._logs:
+            facts += [z3.Implies(u <= u0, L <= L0), z3.Implies(u0 <= u, L0 <= L)]
+        self._logs.append((u, L))
+        self.facts += facts
+        self.note("log(u) replaced by a fresh L with u > 0, L <= u - 1, L u >= u - 1, monotone in u")
+        return L
+
+
+@dataclass
+class Query:
+    """One closed formula to decide: `formula` (the negation of a claim) and its facts."""
+    formula: object
+    facts: list
+    notes: list
+    _smt2: str | None = None
+
+    @property
+    def smt2(self) -> str:
+        """The SMT-LIB 2 text (declarations and assertions) z3 decides."""
+        if self._smt2 is None:
+            s = z3.Solver()
+            s.add(*self.facts)
+            s.add(self.formula)
+            self._smt2 = s.sexpr()
+        return self._smt2
+
+
+@dataclass
+class Answer:
+    status: str                   # unsat | sat | unknown
+    model: dict = field(default_factory=dict)   # variable name -> Fraction (sat only)
+    seconds: float = 0.0
+    cached: bool = False
+    reason: str = ""
+
+
+def _cache_dir() -> Path | None:
+    if os.environ.get("GPAUDIT_NO_CACHE"):
+        return None
+    root = os.environ.get("GPAUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gpaudit")
+    path = Path(root) / "proofs"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+def cache_key(smt2: str, timeout_ms: int) -> str:
+    text = f"z3 {z3_version()} seed {SEED} timeout {timeout_ms}\n{smt2}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _num(v) -> Fraction:
+    if z3.is_rational_value(v):
+        return Fraction(v.numerator_as_long(), v.denominator_as_long())
+    if z3.is_algebraic_value(v):
+        dec = v.approx(30)
+        return Fraction(dec.numerator_as_long(), dec.denominator_as_long())
+    raise ValueError(str(v))
+
+
+def solve(q: Query, timeout_ms: int, want_model=(), use_cache=True) -> Answer:
+    """Decide q.  `unsat` and `sat` answers are cached by the hash of the SMT-LIB text; an
+    `unknown` is never stored, so the cache can never turn one into a proof.  A cached `sat`
+    carries no model, so it is recomputed when a model is wanted."""
+    import time
+
+    cdir = _cache_dir() if use_cache else None
+    key = cache_key(q.smt2, timeout_ms) if cdir is not None else ""
+    if cdir is not None:
+        f = cdir / f"{key}.json"
+        try:
+            rec = json.loads(f.read_text())
+            if rec.get("status") == UNSAT and rec.get("key") == key:
+                return Answer(UNSAT, cached=True)
+        except (OSError, ValueError):
+            pass
+    configure_z3()
+    s = z3.Solver()
+    s.set("timeout", int(timeout_ms))
+    s.set("random_seed", SEED)
+    s.add(*q.facts)
+    s.add(q.formula)
+    t0 = time.perf_counter()
+    try:
+        r = s.check()
+    except z3.Z3Exception as err:  # fail closed
+        return Answer(UNKNOWN, seconds=time.perf_counter() - t0, reason=str(err))
+    dt = time.perf_counter() - t0
+    if r == z3.unsat:
+        if cdir is not None:
+            try:
+                tmp = cdir / f"{key}.tmp{os.getpid()}"
+                tmp.write_text(json.dumps({"key": key, "status": UNSAT, "z3": z3_version()}))
+                tmp.replace(cdir / f"{key}.json")
+            except OSError:
+                pass
+        return Answer(UNSAT, seconds=dt)
+    if r == z3.sat:
+        m = s.model()
+        model = {}
+        for d in m.decls():
+            try:
+                model[d.name()] = _num(m[d])
+            except (ValueError, z3.Z3Exception):
+                pass
+        for name in want_model:
+            if name not in model:
+                model[name] = Fraction(0)
+        return Answer(SAT, model=model, seconds=dt)
+    return Answer(UNKNOWN, seconds=dt, reason=s.reason_unknown())

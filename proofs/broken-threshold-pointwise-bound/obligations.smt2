@@ -1,0 +1,163 @@
+; gpaudit proof obligations for broken-threshold-pointwise-bound
+; config: examples/broken/threshold-pointwise-bound.yaml
+; config-sha256: 8dc473a363d5c80d7a04996bfc8f72925ca9d5afd8cbc86a4cab9f523cc900af
+; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
+; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
+; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
+
+; obligation 1: condition=B_positive region=f2.B1 answer=unsat
+; claim: B > 0 on f2.B1
+(push)
+(declare-fun x () Real)
+(assert (and (>= (/ 1.0 2.0) x)
+     (<= (- (/ 1.0 2.0)) x)
+     (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+     (not (and (> 1.0 0.0)))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=cover region=f2.B1 answer=unsat
+; claim: |grad f| <= 1 * B on f2.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= 1.0 (* (^ 1.0 2.0) (^ 1.0 2.0))))))
+  (and (>= (/ 1.0 2.0) x)
+       (<= (- (/ 1.0 2.0)) x)
+       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       (not a!1))))
+(check-sat)
+(pop)
+
+; obligation 3: condition=smooth region=f2.B1 answer=unsat
+; claim: |grad ln B| <= 0 on f2.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
+  (and (>= (/ 1.0 2.0) x)
+       (<= (- (/ 1.0 2.0)) x)
+       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       a!1)))
+(check-sat)
+(pop)
+
+; obligation 4: condition=B_positive region=f1.B2.a2 answer=unsat
+; claim: B > 0 on f1.B2.a2
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0)))
+  (and (> (- (/ 1.0 2.0)) x)
+       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       (> (* (- 1.0) x) x)
+       (not (and a!1)))))
+(check-sat)
+(pop)
+
+; obligation 5: condition=cover region=f1.B2.a2 answer=unsat
+; claim: |grad f| <= 0 * B on f1.B2.a2
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0)))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
+  (and (> (- (/ 1.0 2.0)) x)
+       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       (> (* (- 1.0) x) x)
+       (not a!2)))))
+(check-sat)
+(pop)
+
+; obligation 6: condition=smooth region=f1.B2.a2 answer=sat
+; claim: |grad ln B| <= 1/9 on f1.B2.a2
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (/ 1.0
+              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+(let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0))))))
+  (and (> (- (/ 1.0 2.0)) x)
+       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       (> (* (- 1.0) x) x)
+       a!2))))
+(check-sat)
+(pop)
+
+; obligation 7: condition=B_positive region=f3.B2.a1 answer=unsat
+; claim: B > 0 on f3.B2.a1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (> (/ 1.0 (+ (/ 1.0 2.0) x)) 0.0))))
+  (and (<= (- (/ 1.0 2.0)) x)
+       (< (/ 1.0 2.0) x)
+       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       (> x (* (- 1.0) x))
+       (not a!1))))
+(check-sat)
+(pop)
+
+; obligation 8: condition=cover region=f3.B2.a1 answer=unsat
+; claim: |grad f| <= 0 * B on f3.B2.a1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (* (^ 0.0 2.0) (^ (/ 1.0 (+ (/ 1.0 2.0) x)) 2.0))))
+  (and (<= (- (/ 1.0 2.0)) x)
+       (< (/ 1.0 2.0) x)
+       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       (> x (* (- 1.0) x))
+       (not (and (<= 0.0 a!1))))))
+(check-sat)
+(pop)
+
+; obligation 9: condition=smooth region=f3.B2.a1 answer=sat
+; claim: |grad ln B| <= 1/9 on f3.B2.a1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (<= (/ 1.0 (* (+ (/ 1.0 2.0) x) (+ (/ 1.0 2.0) x)))
+               (^ (/ 1.0 9.0) 2.0))))
+  (and (<= (- (/ 1.0 2.0)) x)
+       (< (/ 1.0 2.0) x)
+       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
+       (> x (* (- 1.0) x))
+       (not (and a!1)))))
+(check-sat)
+(pop)
+
+; obligation 10: condition=continuity region=f1|f2 answer=unsat
+; claim: f piece 1 = piece 2 on their common boundary
+(push)
+(declare-fun x () Real)
+(assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
+     (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     (distinct 0.0 (+ (/ 1.0 2.0) x))))
+(check-sat)
+(pop)
+
+; obligation 11: condition=continuity region=f1|f3 answer=unsat
+; claim: f piece 1 = piece 3 on their common boundary
+(push)
+(declare-fun x () Real)
+(assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
+     (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     (distinct 0.0 1.0)))
+(check-sat)
+(pop)
+
+; obligation 12: condition=continuity region=f2|f3 answer=unsat
+; claim: f piece 2 = piece 3 on their common boundary
+(push)
+(declare-fun x () Real)
+(assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     (distinct 1.0 (+ (/ 1.0 2.0) x))))
+(check-sat)
+(pop)
+
+; obligation 13: condition=continuity region=B1|B2 answer=unsat
+; claim: B piece 1 = piece 2 on their common boundary
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!2 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!3 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
+  (and (or a!1) (or a!2) (distinct 1.0 a!3))))
+(check-sat)
+(pop)
+

@@ -1,0 +1,116 @@
+; gpaudit proof obligations for threshold-laplace-global
+; config: examples/threshold-laplace-global.yaml
+; config-sha256: bf1f55361e5972595fa1b10640d263d9643a25cf3604c1d2e6abbdda46de00fd
+; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
+; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
+; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
+
+; obligation 1: condition=B_positive region=f1.B1 answer=unsat
+; claim: B > 0 on f1.B1
+(push)
+(declare-fun x () Real)
+(assert (and (> (- (/ 1.0 2.0)) x) (not (and (> 1.0 0.0)))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=cover region=f1.B1 answer=unsat
+; claim: |grad f| <= 0 * B on f1.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= 0.0 (* (^ 0.0 2.0) (^ 1.0 2.0))))))
+  (and (> (- (/ 1.0 2.0)) x) (not a!1))))
+(check-sat)
+(pop)
+
+; obligation 3: condition=smooth region=f1.B1 answer=unsat
+; claim: |grad ln B| <= 0 on f1.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
+  (and (> (- (/ 1.0 2.0)) x) a!1)))
+(check-sat)
+(pop)
+
+; obligation 4: condition=B_positive region=f2.B1 answer=unsat
+; claim: B > 0 on f2.B1
+(push)
+(declare-fun x () Real)
+(assert (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x) (not (and (> 1.0 0.0)))))
+(check-sat)
+(pop)
+
+; obligation 5: condition=cover region=f2.B1 answer=unsat
+; claim: |grad f| <= 1 * B on f2.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= 1.0 (* (^ 1.0 2.0) (^ 1.0 2.0))))))
+  (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x) (not a!1))))
+(check-sat)
+(pop)
+
+; obligation 6: condition=smooth region=f2.B1 answer=unsat
+; claim: |grad ln B| <= 0 on f2.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
+  (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x) a!1)))
+(check-sat)
+(pop)
+
+; obligation 7: condition=B_positive region=f3.B1 answer=unsat
+; claim: B > 0 on f3.B1
+(push)
+(declare-fun x () Real)
+(assert (and (<= (- (/ 1.0 2.0)) x) (< (/ 1.0 2.0) x) (not (and (> 1.0 0.0)))))
+(check-sat)
+(pop)
+
+; obligation 8: condition=cover region=f3.B1 answer=unsat
+; claim: |grad f| <= 0 * B on f3.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= 0.0 (* (^ 0.0 2.0) (^ 1.0 2.0))))))
+  (and (<= (- (/ 1.0 2.0)) x) (< (/ 1.0 2.0) x) (not a!1))))
+(check-sat)
+(pop)
+
+; obligation 9: condition=smooth region=f3.B1 answer=unsat
+; claim: |grad ln B| <= 0 on f3.B1
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
+  (and (<= (- (/ 1.0 2.0)) x) (< (/ 1.0 2.0) x) a!1)))
+(check-sat)
+(pop)
+
+; obligation 10: condition=continuity region=f1|f2 answer=unsat
+; claim: f piece 1 = piece 2 on their common boundary
+(push)
+(declare-fun x () Real)
+(assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
+     (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     (distinct 0.0 (+ (/ 1.0 2.0) x))))
+(check-sat)
+(pop)
+
+; obligation 11: condition=continuity region=f1|f3 answer=unsat
+; claim: f piece 1 = piece 3 on their common boundary
+(push)
+(declare-fun x () Real)
+(assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
+     (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     (distinct 0.0 1.0)))
+(check-sat)
+(pop)
+
+; obligation 12: condition=continuity region=f2|f3 answer=unsat
+; claim: f piece 2 = piece 3 on their common boundary
+(push)
+(declare-fun x () Real)
+(assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     (distinct 1.0 (+ (/ 1.0 2.0) x))))
+(check-sat)
+(pop)
+
