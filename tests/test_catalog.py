@@ -100,11 +100,13 @@ def test_broken_variant_refuted_with_independently_verified_witness(reports, pat
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
-def test_valid_variant_never_refuted(reports, path):
+def test_valid_variant_certified(reports, path):
     code, rep = reports[path]
-    assert code != 1 and rep["verdict"] != "refuted" and rep["witness"] is None
+    assert code == 0 and rep["verdict"] == "certified" and rep["witness"] is None
+    upper, claim = mp.mpf(rep["epsilon_upper"]), eval_claim(rep["claim"]["epsilon"])
+    assert upper <= claim
     if rep["epsilon_lower"] is not None and rep["claim"]["delta"] == "0":
-        assert mp.mpf(rep["epsilon_lower"]) <= mp.mpf(eval_claim(rep["claim"]["epsilon"]))
+        assert mp.mpf(rep["epsilon_lower"]) <= upper
 
 
 def eval_claim(text):

@@ -30,7 +30,8 @@ def register_cli(subparsers):
     return p
 
 
-def cmd_prove(args, out=sys.stdout, err=sys.stderr) -> int:
+def cmd_prove(args, out=None, err=None) -> int:
+    out, err = out or sys.stdout, err or sys.stderr  # looked up at call time (capture, redirection)
     from ..model.mechanism import build_mechanism
     from ..spec.load import load_spec
     from .artifacts import write_artifacts

@@ -99,7 +99,7 @@ class _Translator:
             if b == 0:
                 raise FieldError("division by zero")
             return a / b
-        if op in (ast.Pow, ast.BitXor):
+        if op is ast.Pow:
             return a**b
         raise FieldError(f"unsupported operator in '{ast.get_source_segment(self.src, node)}'")
 
@@ -143,7 +143,8 @@ def parse_expr(value, names: Mapping[str, sp.Expr] | None = None, *, allow_bool:
     names = names or {}
     if not isinstance(value, str):
         return exact_number(value)
-    src = value.strip()
+    # '^' means power and must bind like '**' (Python's '^' is xor, weaker than '+')
+    src = value.strip().replace("^", "**")
     if not src:
         raise FieldError("empty expression")
     try:
