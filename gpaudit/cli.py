@@ -14,7 +14,8 @@ from .errors import ConfigError
 from .verdict import CONFIG_ERROR_EXIT, UNKNOWN, Check, Result, worst_exit
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
-2 usage or configuration error.  With several files the worst wins (2, then 1, then 3, then 0)."""
+2 usage or configuration error, 4 (check --baseline only) verdicts pass but the run regressed.
+With several files the worst wins (2, then 1, then 3, then 0)."""
 
 
 class Progress:
@@ -70,10 +71,17 @@ def cmd_check(args) -> int:
             specs.append(load_spec(path))
         except ConfigError as err:
             errors.append(err.line())
-    if args.json:
-        parent = os.path.dirname(os.path.abspath(args.json))
-        if not os.path.isdir(parent):
-            errors.append(f"{args.json}: --json: directory {parent} does not exist")
+    for flag in ("json", "junit"):
+        out = getattr(args, flag)
+        if out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+            errors.append(f"{out}: --{flag}: directory {os.path.dirname(os.path.abspath(out))} does not exist")
+    baseline = None
+    if args.baseline:
+        from .report.baseline import load_baseline
+        try:
+            baseline = load_baseline(args.baseline)
+        except (OSError, ValueError) as err:  # JSONDecodeError is a ValueError
+            errors.append(f"{args.baseline}: --baseline: not a readable JSON report ({err})")
     if errors:
         for line in errors:
             print(f"gpaudit: error: {line}", file=sys.stderr)
@@ -101,7 +109,50 @@ def cmd_check(args) -> int:
     if args.json:
         payload = [result_to_json(r) for r in results]
         write_json_atomic(args.json, payload[0] if len(payload) == 1 else payload)
-    return worst_exit(r.exit_code for r in results)
+    if args.junit:
+        from .report.junit import write_junit
+        write_junit(results, args.junit)
+    from .report.baseline import gate
+    code, regressions = gate(results, baseline)
+    for line in regressions:
+        print(f"gpaudit: regression: {line}", file=sys.stderr)
+    return code
+
+
+def cmd_report(args) -> int:
+    from pathlib import Path
+
+    from .report.catalog import regenerate, write_reports
+    from .spec.load import load_spec
+
+    if args.catalog == bool(args.files):
+        print("gpaudit: error: report: give FILE... or --catalog (not both)", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    if args.catalog:
+        root = Path(args.root)
+        regenerate(root, effort=args.effort or "standard",
+                   progress=lambda name, i, n: None if args.quiet else print(f"[{i + 1}/{n}] {name}", file=sys.stderr))
+        print(f"reports written to {root / 'reports'} (index: {root / 'reports' / 'README.md'})")
+        return 0
+    specs, errors = [], []
+    for path in args.files:
+        try:
+            specs.append(load_spec(path))
+        except ConfigError as err:
+            errors.append(err.line())
+    if errors:
+        for line in errors:
+            print(f"gpaudit: error: {line}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    try:
+        results, _ = write_reports(specs, args.out, effort=args.effort, seed=args.seed)
+    except ValueError as err:  # two configurations with one name
+        print(f"gpaudit: error: {err}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    for r in results:
+        print_result(r, quiet=True)
+    print(f"reports written to {args.out} (index: {os.path.join(args.out, 'README.md')})")
+    return 0
 
 
 def cmd_calibrate(args) -> int:
@@ -186,7 +237,23 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None,
                    help="audit effort (default: the file's audit.effort, else standard)")
     c.add_argument("--quiet", action="store_true", help="one line per file, nothing else")
+    c.add_argument("--junit", metavar="OUT", help="write JUnit XML: a testsuite per file, a testcase per check "
+                   "and a 'verdict' testcase that fails unless certified")
+    c.add_argument("--baseline", metavar="REPORT", help="a previous --json report: also fail (exit 4) on a "
+                   "regression (worse verdict, larger certified epsilon, new witness)")
     c.set_defaults(func=cmd_check)
+    r = sub.add_parser("report", help="write Markdown and HTML reports with figures",
+                       description="Check configurations and write OUT/<name>/{report.json, report.md, "
+                       "report.html, *.png} and an index OUT/README.md; or, with --catalog, regenerate "
+                       "reports/ for examples/ and examples/broken/.")
+    r.add_argument("files", nargs="*", metavar="FILE")
+    r.add_argument("--out", default="gpaudit-reports", metavar="DIR", help="output directory (default gpaudit-reports)")
+    r.add_argument("--catalog", action="store_true", help="regenerate ROOT/reports for the catalog")
+    r.add_argument("--root", default=".", help="the repository root for --catalog (default .)")
+    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None)
+    r.add_argument("--quiet", action="store_true")
+    r.set_defaults(func=cmd_report)
     k = sub.add_parser("calibrate", help="the least noise certified at a target epsilon",
                        description="Find the largest eta whose privacy is certified at --epsilon for the "
                        "configured gamma (or, with --at, the (gamma, eta) split minimising the noise's "

@@ -1,0 +1,244 @@
+"""Report directories, and the generated reports of the catalog (``reports/``).
+
+:func:`write_report` writes one configuration's report.json / report.md / report.html and its
+figures into a directory. :func:`regenerate` does so for every catalog configuration
+(``examples/*.yaml`` and ``examples/broken/*.yaml``) under ``reports/<config-name>/`` and writes
+the index ``reports/README.md``; :func:`stale` lists what is out of date: a report whose recorded
+config sha256 is not the configuration's current one, a missing report, a report without a
+configuration, an index that does not list a configuration at its current hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from .. import __version__
+from ..spec.types import Spec
+from .html import render_html
+from .json_report import result_to_json
+from .markdown import VERDICT_EMOJI, fmt_number, render_markdown
+from .plots import make_plots
+
+FIGURES = ("query", "loss", "family")
+REPORT_FILES = ("report.json", "report.md", "report.html")
+FORMATS = ("json", "md", "html", "png")
+
+
+# ---------------------------------------------------------------------------------------------
+# One report directory
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write the whole file or nothing (a temporary file renamed into place)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".gpaudit-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_report(result, mech, out_dir, formats=("json", "md", "html")) -> dict[str, Path]:
+    """Write the chosen formats of one report into ``out_dir``; returns {format: path}.
+
+    Formats: "json" (report.json, the `gpaudit check --json` object), "md" (report.md, which
+    links its figures, so they are written too), "html" (report.html, figures embedded), "png"
+    (the figures alone). Figure files are keyed "png:<name>". A figure from an earlier run that
+    could not be drawn this time is removed, so no directory mixes two runs.
+    """
+    unknown = set(formats) - set(FORMATS)
+    if unknown:
+        raise ValueError(f"unknown report format(s) {sorted(unknown)} (known: {', '.join(FORMATS)})")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    images, errors = {}, {}
+    if {"md", "html", "png"} & set(formats):
+        images = make_plots(result, mech, errors)
+    if {"md", "png"} & set(formats):
+        for name in FIGURES:
+            target = out / f"{name}.png"
+            if name in images:
+                write_atomic(target, images[name])
+                written[f"png:{name}"] = target
+            elif target.exists():
+                target.unlink()
+    if "json" in formats:
+        text = json.dumps(result_to_json(result), indent=2, default=str) + "\n"
+        written["json"] = _put(out / "report.json", text)
+    if "md" in formats:
+        md = render_markdown(result, mech, {k: f"{k}.png" for k in images}, figure_errors=errors)
+        written["md"] = _put(out / "report.md", md)
+    if "html" in formats:
+        written["html"] = _put(out / "report.html", render_html(result, mech, images, figure_errors=errors))
+    return written
+
+
+def _put(path: Path, text: str) -> Path:
+    write_atomic(path, text.encode("utf-8"))
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# The catalog
+
+
+def catalog_configs(root) -> list[Path]:
+    """The catalog's configurations: examples/*.yaml, then examples/broken/*.yaml, sorted."""
+    root = Path(root)
+    return sorted((root / "examples").glob("*.yaml")) + sorted((root / "examples" / "broken").glob("*.yaml"))
+
+
+def dir_name(name: str) -> str:
+    """A configuration name as a directory name (anything unusual becomes '-')."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "unnamed"
+
+
+def config_identity(path: Path) -> tuple[str, str]:
+    """(name, sha256) of a configuration file without a full load (the name falls back to the
+    file's stem when the YAML cannot be read)."""
+    data = Path(path).read_bytes()
+    try:
+        raw = yaml.safe_load(data.decode("utf-8"))
+        name = str(raw["name"]).strip() if isinstance(raw, dict) and raw.get("name") else Path(path).stem
+    except (yaml.YAMLError, UnicodeDecodeError):
+        name = Path(path).stem
+    return name, hashlib.sha256(data).hexdigest()
+
+
+def write_reports(items, out_dir, effort=None, seed=None, progress=None, relative_to=None,
+                  formats=("json", "md", "html")) -> tuple[list, list[Path]]:
+    """Check each configuration (a path or a loaded Spec) and write out_dir/<name>/ for each, and
+    an index out_dir/README.md. Returns (results, paths written).
+
+    ``relative_to``: a directory the reports show configuration paths relative to (else as
+    given). ``progress``, if given, is called with (name, index, total) before each check.
+    Configuration errors raise ConfigError (a command line loads every file first, so it can
+    exit 2 before checking anything). Two configurations with one name are refused.
+    """
+    from ..api import check, load, mechanism_for  # the API module imports this one
+
+    specs = [item if isinstance(item, Spec) else load(item) for item in items]
+    _refuse_duplicates([s.name for s in specs], [s.path for s in specs])
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    results, written = [], []
+    for i, spec in enumerate(specs):
+        if progress is not None:
+            progress(spec.name, i, len(specs))
+        result = check(spec, seed=seed, effort=effort)
+        if relative_to is not None:
+            result.path = Path(spec.path).resolve().relative_to(Path(relative_to).resolve()).as_posix()
+        paths = write_report(result, mechanism_for(spec), out / dir_name(result.name), formats)
+        written += list(paths.values())
+        results.append(result)
+    written.append(_put(out / "README.md", index_markdown(results)))
+    return results, written
+
+
+def regenerate(root, effort: str = "standard", progress=None) -> list[Path]:
+    """Check every catalog configuration and write reports/<name>/ and reports/README.md.
+
+    Returns the paths written. Report directories of configurations that no longer exist are
+    removed (only the files a report consists of).
+    """
+    root = Path(root)
+    reports = root / "reports"
+    results, written = write_reports(catalog_configs(root), reports, effort=effort, progress=progress,
+                                     relative_to=root)
+    _remove_orphans(reports, {dir_name(r.name) for r in results})
+    return written
+
+
+def _refuse_duplicates(names, paths) -> None:
+    seen: dict[str, str] = {}
+    for name, path in zip(names, paths):
+        d = dir_name(name)
+        if d in seen:
+            raise ValueError(f"{path}: its name {name!r} gives the same report directory as {seen[d]} ({d}/)")
+        seen[d] = path
+
+
+def _remove_orphans(reports: Path, keep: set[str]) -> None:
+    for d in sorted(p for p in reports.iterdir() if p.is_dir()):
+        if d.name in keep or not (d / "report.json").exists():
+            continue
+        for f in [*(d / n for n in REPORT_FILES), *(d / f"{n}.png" for n in FIGURES)]:
+            if f.exists():
+                f.unlink()
+        if not any(d.iterdir()):
+            shutil.rmtree(d)
+
+
+def index_markdown(results) -> str:
+    """The README.md index of a report directory: one row per configuration, linking its reports."""
+    lines = ["# gpaudit reports", "",
+             f"Generated by gpaudit {__version__} (`gpaudit report`; for the catalog, `gpaudit report "
+             "--catalog`, which checks `examples/*.yaml` and `examples/broken/*.yaml`). Do not edit: "
+             "regenerate. A report is stale when its configuration's sha256 changes "
+             "(`gpaudit.report.catalog.stale`).", "",
+             "| configuration | verdict | claimed ε | certified ε_upper | exhibited ε_lower | config sha256 | report |",
+             "|---|---|---|---|---|---|---|"]
+    for r in results:
+        d = dir_name(r.name)
+        lines.append(f"| `{r.name}` | {VERDICT_EMOJI.get(r.verdict, '')} {r.verdict} | {r.claim.get('epsilon')} "
+                     f"| {fmt_number(r.epsilon_upper, 10)} | {fmt_number(r.epsilon_lower, 10)} | `{r.sha256[:12]}` "
+                     f"| [md]({d}/report.md) · [html]({d}/report.html) |")
+    return "\n".join(lines) + "\n"
+
+
+def stale(root) -> list[str]:
+    """What in reports/ does not match the catalog's current configurations ([] = up to date)."""
+    root = Path(root)
+    reports = root / "reports"
+    readme = reports / "README.md"
+    index = readme.read_text(encoding="utf-8") if readme.exists() else None
+    out, names = [], set()
+    if index is None:
+        out.append("reports/README.md: index missing")
+    for path in catalog_configs(root):
+        name, sha = config_identity(path)
+        d = dir_name(name)
+        names.add(d)
+        out += _stale_entry(reports / d, name, sha, path.relative_to(root).as_posix())
+        if index is not None and not re.search(rf"`{re.escape(name)}`.*`{sha[:12]}`", index):
+            out.append(f"reports/README.md: no row for {name} at sha256 {sha[:12]}")
+    if reports.is_dir():
+        for d in sorted(p for p in reports.iterdir() if p.is_dir() and (p / "report.json").exists()):
+            if d.name not in names:
+                out.append(f"reports/{d.name}: report of a configuration that no longer exists")
+    return out
+
+
+def _stale_entry(d: Path, name: str, sha: str, rel: str) -> list[str]:
+    report = d / "report.json"
+    if not report.exists():
+        return [f"{name}: report missing (reports/{d.name}/report.json) for {rel}"]
+    try:
+        recorded = json.loads(report.read_text(encoding="utf-8")).get("config_sha256")
+    except (json.JSONDecodeError, AttributeError, OSError):
+        return [f"{name}: reports/{d.name}/report.json is not a JSON report"]
+    out = []
+    if recorded != sha:
+        out.append(f"{name}: {rel} changed since its report (sha256 {str(recorded)[:12]} recorded, {sha[:12]} now)")
+    out += [f"{name}: reports/{d.name}/{f} missing" for f in REPORT_FILES[1:] if not (d / f).exists()]
+    return out

@@ -1,0 +1,352 @@
+"""The Markdown report, and the facts every human-readable report shows.
+
+:func:`report_facts` gathers, from a :class:`~gpaudit.verdict.Result` and its mechanism model,
+everything a reviewer needs in the order they need it: the claim and the verdict; the certified
+and exhibited epsilons beside the papers' constants; the witness and a command that reproduces
+it; the mechanism in the paper's notation; every check with its evidence; and the environment.
+:func:`render_markdown` and :func:`gpaudit.report.html.render_html` only lay those facts out.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import shlex
+from importlib import metadata
+
+import mpmath
+import sympy as sp
+
+from .. import __version__
+from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
+
+VERDICT_TITLE = {CERTIFIED: "CERTIFIED", REFUTED: "REFUTED", UNKNOWN: "UNKNOWN"}
+VERDICT_SENTENCE = {
+    CERTIFIED: "The claim holds: it was shown by sound methods only (proof or rigorous enclosure).",
+    REFUTED: "The claim is false: a concrete witness violates it, re-verified in high precision.",
+    UNKNOWN: "Neither certified nor refuted. A CI gate treats this as a failure.",
+}
+VERDICT_EMOJI = {CERTIFIED: "✅", REFUTED: "❌", UNKNOWN: "⚠️"}
+STATUS_EMOJI = {CERTIFIED: "✅", REFUTED: "❌", UNKNOWN: "❔", SKIPPED: "⏭️"}
+QUERY_TEXT = {
+    "soft_threshold": "soft threshold f_τ (Liang-Yi Section 4.1.2)",
+    "bounded_range": "bounded range f_τ, a tent with its peak at (l+r)/2 (Liang-Yi Appendix C.3)",
+    "two_way_threshold": "two-way threshold f_τ (Liang-Yi Section 4.2)",
+    "gaussian_kde": "Gaussian kernel κ_t(x) = exp(−‖x − t‖² / (2h²)) (Liang-Yi Section 4.3)",
+    "piecewise": "user-defined piecewise function",
+    "python": "user callable (evaluated in float64)",
+}
+FAMILY_TEXT = {
+    "laplace": "Laplace, density exp(−|z|)/2",
+    "gen_cauchy": "generalized Cauchy GenCauchy(0, 1, p, θ) (Liang-Yi Section 2.1)",
+    "student_t": "Student's t T_ν(0, 1) (Liang-Yi Section 2.1)",
+    "polyplace": "PolyPlace(1, α) (Hladík-Tětek Definition 6)",
+}
+GREEK = {"tau": "τ", "nu": "ν", "theta": "θ", "alpha": "α", "gamma": "γ", "eta": "η", "eps": "ε",
+         "Lambda": "Λ", "delta": "δ"}
+DISTRIBUTIONS = [("numpy", "numpy"), ("scipy", "scipy"), ("mpmath", "mpmath"), ("sympy", "sympy"),
+                 ("z3", "z3-solver"), ("python-flint", "python-flint"), ("matplotlib", "matplotlib")]
+FIGURE_CAPTIONS = {
+    "query": "The query f and the bound B (in one dimension with the slope |f'| and an estimate of the "
+             "pointwise Lipschitz constant L_{f,Λ} from secants on the plotted grid, which B must cover; "
+             "in two dimensions as heat maps).",
+    "loss": "The privacy-loss rate sup_y [ln p_x(y) − ln p_x'(y)] / dist(x, x') over a finite grid of "
+            "outputs y, against the claimed ε. A float64 illustration; the witness (★) is the verified one.",
+    "family": "The certificate's local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the "
+              "standardised output u; its supremum (per region) is the certified ε_upper.",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers
+
+
+def fmt_number(v, digits: int = 12) -> str:
+    """A decimal string or mpf as a short decimal ('—' for None)."""
+    if v is None:
+        return "—"
+    try:
+        with mpmath.workdps(max(50, digits + 5)):
+            return mpmath.nstr(mpmath.mpf(v), digits)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def gap(upper, lower):
+    """epsilon_upper − epsilon_lower at 50 digits (None unless both are known)."""
+    if upper is None or lower is None:
+        return None
+    with mpmath.workdps(50):
+        return mpmath.mpf(upper) - mpmath.mpf(lower)
+
+
+def fmt_exact(expr) -> str:
+    """An exact sympy number as written, with its decimal value when it is not an integer."""
+    expr = sp.sympify(expr)
+    if expr in (sp.oo, -sp.oo):
+        return "∞" if expr == sp.oo else "−∞"
+    text = sp.sstr(expr)
+    if expr.is_Integer or not expr.is_number:
+        return text
+    return f"{text} ≈ {sp.N(expr, 10)}"
+
+
+def _greek(name: str) -> str:
+    return GREEK.get(name, name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Facts
+
+
+def report_facts(result, mech) -> dict:
+    """Everything a report shows, as plain strings and lists (see the module docstring)."""
+    info = getattr(result, "info", None) or {}
+    audit = info.get("audit", {}) or {}
+    spec = getattr(mech, "spec", None)
+    return {
+        "name": result.name,
+        "path": result.path,
+        "sha256": result.sha256,
+        "description": (spec.description.strip() if spec is not None else ""),
+        "verdict": result.verdict,
+        "verdict_title": VERDICT_TITLE.get(result.verdict, result.verdict.upper()),
+        "verdict_sentence": VERDICT_SENTENCE.get(result.verdict, ""),
+        "claim_text": claim_text(result, spec),
+        "numbers": number_rows(result),
+        "paper_constants": paper_constant_rows(result),
+        "why": why_not_certified(result),
+        "witness": witness_rows(result),
+        "reproduce": reproduce_command(result),
+        "mechanism": mechanism_rows(mech),
+        "checks": check_rows(result),
+        "metadata": metadata_rows(result, audit, info),
+    }
+
+
+def claim_text(result, spec) -> str:
+    lam = fmt_exact(spec.bound.Lambda) if spec is not None else "(see the configuration)"
+    return (f"(ε, δ, Λ)-Geo-Privacy with ε = {result.claim.get('epsilon')}, "
+            f"δ = {result.claim.get('delta', '0')}, Λ = {lam}")
+
+
+def number_rows(result) -> list[tuple[str, str]]:
+    return [
+        ("claimed ε", str(result.claim.get("epsilon"))),
+        ("certified ε_upper (a sound upper bound on the true ε)", fmt_number(result.epsilon_upper)),
+        ("exhibited ε_lower (largest verified loss rate)", fmt_number(result.epsilon_lower)),
+        ("gap ε_upper − ε_lower (tightness of the analysis)", gap_text(result)),
+    ]
+
+
+def gap_text(result) -> str:
+    """The gap, and what a negative one means: with delta > 0 the exhibited pure loss rate is not
+    bounded by the certified epsilon (delta absorbs it); with delta = 0 it is a contradiction."""
+    g = gap(result.epsilon_upper, result.epsilon_lower)
+    if g is None or g >= 0:
+        return fmt_number(g)
+    if str(result.claim.get("delta", "0")) not in ("0", "0.0"):
+        return (f"{fmt_number(g)} (δ > 0: ε_lower is the pure loss rate, which δ may absorb; "
+                "the hockey-stick divergence is what the claim bounds)")
+    return f"{fmt_number(g)} (NEGATIVE: an exhibited rate above the certified bound; the two contradict)"
+
+
+def paper_constant_rows(result) -> list[tuple[str, str]]:
+    """The papers' epsilons for this family and parameters (evidence of 'certificate.rate')."""
+    for c in result.checks:
+        if c.id == "certificate.rate":
+            return [(str(lbl), fmt_number(val)) for lbl, val in (c.evidence or {}).get("paper_constants", [])]
+    return []
+
+
+def why_not_certified(result) -> list[str]:
+    """For an unknown verdict: what stood in the way (the certificate side of the checks)."""
+    if result.verdict != UNKNOWN:
+        return []
+    out = []
+    if result.epsilon_upper is None:
+        out.append("no certified upper bound ε_upper was obtained")
+    else:
+        with mpmath.workdps(50):
+            try:
+                if mpmath.mpf(result.epsilon_upper) > mpmath.mpf(sp.N(sp.sympify(result.claim["epsilon"]), 60)):
+                    out.append("the certified upper bound ε_upper exceeds the claimed ε")
+            except (TypeError, ValueError, sp.SympifyError):
+                pass
+    certificate = [c for c in result.checks if not c.id.startswith(("privacy.", "definition8."))]
+    out += [f"check {c.id} is {c.status}: {c.detail}" for c in certificate if c.status in (UNKNOWN, REFUTED)]
+    if not out:  # nothing open: what is left are the certificate checks that were skipped
+        out += [f"check {c.id} is skipped, not certified: {c.detail}" for c in certificate if c.status == SKIPPED]
+    return out
+
+
+def witness_rows(result) -> list[tuple[str, str]]:
+    w = result.witness
+    if not w:
+        return []
+    labels = [("x", "x"), ("x_prime", "x'"), ("y", "y"), ("dist", "dist(x, x')"),
+              ("log_ratio", "ln p_x(y) − ln p_x'(y)"), ("epsilon_times_dist", "ε · dist"),
+              ("rate", "rate = log_ratio / dist"), ("hockey_stick", "hockey stick sup_S P[M(x)∈S] − e^{ε·dist} P[M(x')∈S]"),
+              ("set", "set S")]
+    rows = []
+    for key, label in labels:
+        if key in w:
+            v = w[key]
+            rows.append((label, ", ".join(_interval(e) for e in v) if key == "set" else
+                         ("(" + ", ".join(map(str, v)) + ")" if isinstance(v, list) else str(v))))
+    known = {k for k, _ in labels}
+    rows += [(k, json.dumps(v, default=str)) for k, v in w.items() if k not in known]
+    return rows
+
+
+def _interval(e) -> str:
+    return f"[{e[0]}, {e[1]}]" if isinstance(e, (list, tuple)) and len(e) == 2 else str(e)
+
+
+def reproduce_command(result) -> str:
+    """`gpaudit check FILE --seed N --effort E` with the seed and effort of the audit that ran."""
+    audit = (getattr(result, "info", None) or {}).get("audit", {}) or {}
+    cmd = ["gpaudit", "check", result.path]
+    if "seed" in audit:
+        cmd += ["--seed", str(audit["seed"])]
+    if "effort" in audit:
+        cmd += ["--effort", str(audit["effort"])]
+    return " ".join(shlex.quote(str(c)) for c in cmd)
+
+
+def mechanism_rows(mech) -> list[tuple[str, str]]:
+    """The mechanism in the paper's notation, parameter by parameter (exact values)."""
+    if mech is None:
+        return [("mechanism", "unavailable: the configuration could not be built")]
+    spec = mech.spec
+    q, b, n = spec.query, spec.bound, spec.noise
+    growth = ("g(x, x') = exp(γ · dist(x, x'))  (g_E)" if b.growth == "exponential"
+              else "g(x, x') = 1 + γ · dist(x, x')  (g_L)")
+    rows = [("mechanism", f"M(x) = f(x) + (B(x)/η) · Z,  x ∈ ℝ{_superscript(spec.dim)}, Euclidean metric"),
+            ("query f", f"{q.kind}: {QUERY_TEXT.get(q.kind, q.kind)}")]
+    rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in q.fields.items()]
+    rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(q.pieces)]
+    rows += [("bound B", f"{b.kind}: {mech.bound.source}")]
+    rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in b.fields.items()]
+    rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(b.pieces)]
+    rows += [("growth g", growth), ("γ", fmt_exact(b.gamma)), ("Λ", fmt_exact(b.Lambda)),
+             ("noise Z", f"{n.family}: {FAMILY_TEXT.get(n.family, n.family)}")]
+    rows += [(f"  {_greek(k)}", fmt_exact(v)) for k, v in n.shape.items()]
+    rows += [("η", fmt_exact(n.eta)), ("claim ε", fmt_exact(spec.claim.epsilon)),
+             ("claim δ", fmt_exact(spec.claim.delta))]
+    if spec.binary_floats:
+        rows.append(("YAML floats", "exact binary value used for: " + ", ".join(spec.binary_floats)))
+    return rows
+
+
+def _superscript(n: int) -> str:
+    return str(n).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def _field_text(v) -> str:
+    if isinstance(v, (tuple, list)):
+        return "(" + ", ".join(fmt_exact(e) for e in v) + ")"
+    if isinstance(v, str):
+        return v
+    return fmt_exact(v)
+
+
+def _piece_text(p) -> str:
+    return f"{sp.sstr(p.value)}" + ("" if p.where is sp.true else f"   if {sp.sstr(p.where)}")
+
+
+def check_rows(result) -> list[dict]:
+    """Each check as {status, id, method, detail, evidence (pretty JSON or '')}."""
+    return [{"status": c.status, "id": c.id, "method": c.method, "detail": c.detail,
+             "evidence": json.dumps(c.evidence, indent=2, default=str) if c.evidence else ""}
+            for c in result.checks]
+
+
+def metadata_rows(result, audit: dict, info: dict) -> list[tuple[str, str]]:
+    """The environment and the settings of the run, for a reviewer to reproduce it."""
+    rows = [("gpaudit", __version__), ("python", platform.python_version())]
+    rows += [(label, _version(dist)) for label, dist in DISTRIBUTIONS]
+    rows += [("precision", precision_text()),
+             ("seed", str(audit.get("seed", "—"))), ("effort", str(audit.get("effort", "—"))),
+             ("pairs screened", str(audit.get("pairs_screened", "—"))),
+             ("audit seconds", str(audit.get("seconds", "—"))), ("total seconds", str(info.get("seconds", "—"))),
+             ("config sha256", result.sha256)]
+    if info.get("binary_floats"):
+        rows.append(("binary floats", ", ".join(info["binary_floats"])))
+    return rows
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def precision_text() -> str:
+    """What precision each stage uses (read from the audit module where it is declared)."""
+    try:
+        from ..audit.search import VERIFY_DPS
+        digits = " and ".join(str(d) for d in VERIFY_DPS)
+    except ImportError:  # pragma: no cover - the audit module declares it
+        digits = "50+"
+    return (f"float64 screening; witnesses re-verified with mpmath at {digits} digits; "
+            "certificates enclosed with arb (python-flint) and proved with z3")
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+
+
+def _md(text) -> str:
+    """Text safe inside a Markdown table cell."""
+    text = str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return text.replace("*", "\\*").replace("<", "\\<")
+
+
+def _table(header: tuple[str, ...], rows) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: dict | None = None) -> str:
+    """The report as GitHub-flavoured Markdown; figures linked from ``image_paths`` (name -> path).
+
+    ``figure_errors`` (name -> reason), as filled by :func:`~gpaudit.report.plots.make_plots`,
+    says why a figure is missing."""
+    F = report_facts(result, mech)
+    lines = [f"# gpaudit report: {F['name']}", "",
+             f"## {VERDICT_EMOJI.get(F['verdict'], '')} {F['verdict_title']}", "",
+             f"**Claim:** {F['claim_text']}.  ", f"**Verdict:** {F['verdict_sentence']}", ""]
+    lines += [f"Configuration `{F['path']}` (sha256 `{F['sha256']}`)", ""]
+    if F["description"]:
+        lines += [f"> {F['description']}", ""]
+    lines += ["## Epsilons", ""] + _table(("quantity", "value"), F["numbers"]) + [""]
+    if F["paper_constants"]:
+        lines += ["The papers' constants for these parameters, beside the certified ε_upper:", ""]
+        lines += _table(("paper", "ε"), F["paper_constants"]) + [""]
+    if F["why"]:
+        lines += ["Why not certified:", ""] + [f"- {_md(w)}" for w in F["why"]] + [""]
+    if F["witness"]:
+        lines += ["## Witness", "", "Reproduce it with:", "", "```sh", F["reproduce"], "```", ""]
+        lines += _table(("", "exact value"), F["witness"]) + [""]
+    lines += ["## Mechanism", ""] + _table(("", ""), F["mechanism"]) + [""]
+    if image_paths or figure_errors:
+        lines += ["## Figures", ""]
+        for name, path in image_paths.items():
+            lines += [f"![{name}]({path})", "", f"*{FIGURE_CAPTIONS.get(name, name)}*", ""]
+        lines += [f"- figure {k} not drawn: {_md(v)}" for k, v in sorted((figure_errors or {}).items())]
+        lines += [""] if figure_errors else []
+    lines += ["## Checks", ""]
+    lines += _table(("status", "check", "method", "detail"),
+                    [(f"{STATUS_EMOJI.get(c['status'], '')} {c['status']}", f"`{c['id']}`", c["method"], c["detail"])
+                     for c in F["checks"]]) + [""]
+    for c in F["checks"]:
+        if c["evidence"]:
+            lines += [f"<details><summary>evidence: {c['id']}</summary>", "", "```json", c["evidence"], "```",
+                      "", "</details>", ""]
+    lines += ["## Evidence metadata", ""] + _table(("", ""), F["metadata"]) + [""]
+    if not F["witness"]:
+        lines += [f"Re-run: `{F['reproduce']}`", ""]
+    return "\n".join(lines)

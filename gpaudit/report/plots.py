@@ -1,0 +1,491 @@
+"""Figures for a report: the query and its bound, the privacy loss, the family's local rate.
+
+Every figure is drawn on a fresh :class:`matplotlib.figure.Figure` with the Agg canvas (no pyplot
+state, no display), in matplotlib's default style, on deterministic grids (no random numbers), and
+saved as a small PNG without a timestamp or software tag, so the same result and mechanism give
+the same bytes.
+
+The figures are illustrations computed in float64 on finite grids; they are never evidence. The
+numbers that matter (the witness, epsilon_lower, epsilon_upper) come from the result and are
+plotted as given.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import matplotlib
+import matplotlib.style
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+FIGSIZE = (6.0, 3.5)
+DPI = 100
+RC = {"font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7, "axes.grid": True,
+      "grid.alpha": 0.3, "image.cmap": "viridis"}
+CLAIM_STYLE = {"color": "#cf222e", "linestyle": "--", "linewidth": 1.2}
+UPPER_STYLE = {"color": "#1a7f37", "linestyle": "-.", "linewidth": 1.2}
+LOWER_STYLE = {"color": "#8250df", "linestyle": ":", "linewidth": 1.2}
+WITNESS_STYLE = {"color": "#cf222e", "marker": "*", "markersize": 12, "linestyle": "none",
+                 "markeredgecolor": "black", "markeredgewidth": 0.5}
+# Standardised outputs u = (y - f(x)) / b(x) at which the worst output y is looked for.
+U_GRID = np.concatenate([-np.logspace(6, -3, 70), [0.0], np.logspace(-3, 6, 70)])
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+
+def make_plots(result, mech, errors: dict | None = None) -> dict[str, bytes]:
+    """PNG images {"query", "loss", "family"} for one checked configuration.
+
+    A figure that cannot be drawn (no mechanism, an evaluation error) is left out; its reason is
+    stored in ``errors[name]`` when a dict is given, so a report can say why a figure is missing.
+    """
+    builders = {"query": plot_query, "loss": plot_loss, "family": plot_family}
+    out: dict[str, bytes] = {}
+    with matplotlib.style.context("default"), matplotlib.rc_context(RC):
+        for name, build in builders.items():
+            try:
+                if mech is None:
+                    raise ValueError("no mechanism model (the configuration could not be built)")
+                with np.errstate(all="ignore"):
+                    out[name] = _png(build(result, mech))
+            except Exception as err:  # noqa: BLE001 - a figure is an illustration, never a verdict
+                if errors is not None:
+                    errors[name] = f"{type(err).__name__}: {err}"
+    return out
+
+
+def _png(fig: Figure) -> bytes:
+    """The figure as a small PNG: rendered by Agg, reduced to a 256-colour palette (no dithering,
+    so lines stay crisp; about 60% smaller), without metadata that could change between runs."""
+    from PIL import Image  # a dependency of matplotlib
+
+    FigureCanvasAgg(fig)
+    raw = io.BytesIO()
+    fig.savefig(raw, format="png", dpi=DPI, metadata={"Software": None})
+    raw.seek(0)
+    with Image.open(raw) as img:
+        small = img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                            dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _figure(ncols: int = 1, height: float = FIGSIZE[1]) -> tuple[Figure, list]:
+    fig = Figure(figsize=(FIGSIZE[0], height), dpi=DPI, layout="constrained")
+    axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
+    return fig, axes
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry: where to look
+
+
+def witness_x(result) -> np.ndarray | None:
+    """The witness's x as a float array (None without a witness)."""
+    w = getattr(result, "witness", None)
+    if not w or "x" not in w:
+        return None
+    return np.array([float(v) for v in w["x"]], float)
+
+
+def region_box(result, mech) -> tuple[np.ndarray, np.ndarray]:
+    """A box around the query's landmarks (and the witness x when it is not far away)."""
+    marks = np.array(mech.query.landmarks or [tuple([0.0] * mech.dim)], float).reshape(-1, mech.dim)
+    scale = float(mech.query.scale or 1.0)
+    lo, hi = marks.min(axis=0), marks.max(axis=0)
+    wx = witness_x(result)
+    if wx is not None and np.all(np.isfinite(wx)):
+        centre = (lo + hi) / 2
+        if np.max(np.abs(wx - centre)) <= 100 * scale + np.max(hi - lo):
+            lo, hi = np.minimum(lo, wx), np.maximum(hi, wx)
+    pad = 2.0 * scale + 0.25 * float(np.max(hi - lo))
+    return lo - pad, hi + pad
+
+
+def line_points(result, mech, n: int) -> tuple[np.ndarray, np.ndarray, str, np.ndarray, np.ndarray]:
+    """Points X = c + t e on a line through the interesting region: (t, X, label, c, e).
+
+    In one dimension the line is the input axis (c = 0, e = 1, t = x). In three or more it runs
+    along the first coordinate through the witness x, or through the landmarks' centre.
+    """
+    lo, hi = region_box(result, mech)
+    d = mech.dim
+    e = np.zeros(d)
+    e[0] = 1.0
+    if d == 1:
+        c, label = np.zeros(1), "x"
+    else:
+        wx = witness_x(result)
+        c = wx.copy() if wx is not None else (lo + hi) / 2
+        c[0] = 0.0
+        rest = ", ".join(f"{v:.4g}" for v in c[1:])
+        label = f"x1  (x2..x{d} = {rest})"
+    t = np.linspace(lo[0], hi[0], n)
+    return t, c[None, :] + t[:, None] * e[None, :], label, c, e
+
+
+def _legend(fig, ax, ncols: int = 2):
+    """The legend below the axes, so it never hides a curve."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", ncols=ncols, frameon=False)
+
+
+def _mark_landmarks(ax, t_marks):
+    for tm in t_marks:
+        ax.axvline(tm, color="grey", linewidth=0.6, alpha=0.5)
+
+
+def _landmarks_on_line(mech, c, e) -> list[float]:
+    """Parameters t of the landmarks' projections onto the line (1-D: the landmarks)."""
+    marks = np.array(mech.query.landmarks or [], float).reshape(-1, mech.dim)
+    return sorted({round(float(np.dot(m - c, e)), 12) for m in marks})
+
+
+# ---------------------------------------------------------------------------------------------
+# (a) the query, its slope, a numerical L_f and the bound B
+
+
+def plot_query(result, mech) -> Figure:
+    """f, |grad f|, an L_{f,Lambda} estimate and B: along a line, or as heat maps in 2-D."""
+    if mech.dim == 2:
+        return _query_heatmaps(result, mech)
+    t, X, label, c, e = line_points(result, mech, 601)
+    f = np.asarray(mech.query.f_np(X), float)
+    B = np.asarray(mech.bound.B_np(X), float)
+    slope = np.abs(np.gradient(f, t))
+    lip = lipschitz_estimate(t, f, _float_or_inf(mech.spec.bound.Lambda))
+    fig, (ax1, ax2) = _figure(2, height=3.8)
+    ax1.plot(t, f, color="#0969da")
+    ax1.set_title("query f")
+    ax1.set_xlabel(label)
+    ax2.plot(t, B, color="#1a7f37", linewidth=2, label="B (bound)")
+    ax2.plot(t, lip, color="#bc4c00", linestyle="--", label=r"$L_{f,\Lambda}$ estimate")
+    ax2.plot(t, slope, color="#0969da", linewidth=0.9, label=r"$|f'|$ (finite diff.)")
+    ax2.set_title(r"$B$ against the slope of $f$")
+    ax2.set_xlabel(label)
+    ax2.set_ylim(bottom=0)
+    _legend(fig, ax2, ncols=3)
+    marks = _landmarks_on_line(mech, c, e)
+    for ax in (ax1, ax2):
+        _mark_landmarks(ax, marks)
+        _mark_witness_x(ax, result, c, e)
+    return fig
+
+
+def lipschitz_estimate(t: np.ndarray, f: np.ndarray, Lambda: float) -> np.ndarray:
+    """max over grid points t' with 0 < |t - t'| <= Lambda of |f(t) - f(t')| / |t - t'|.
+
+    A numerical stand-in for L_{f,Lambda}(x) of Liang-Yi Definition 7, restricted to the plotted
+    window (so it can only under-estimate the true value).
+    """
+    dt = np.abs(t[:, None] - t[None, :])
+    df = np.abs(f[:, None] - f[None, :])
+    with np.errstate(all="ignore"):
+        q = np.where((dt > 0) & (dt <= Lambda), df / dt, 0.0)
+    q[~np.isfinite(q)] = 0.0
+    return q.max(axis=1)
+
+
+def _mark_witness_x(ax, result, c, e):
+    wx = witness_x(result)
+    if wx is not None:
+        ax.axvline(float(np.dot(wx - c, e)), **{**CLAIM_STYLE, "linewidth": 0.9})
+
+
+def _grid2(result, mech, n: int):
+    lo, hi = region_box(result, mech)
+    g1, g2 = np.linspace(lo[0], hi[0], n), np.linspace(lo[1], hi[1], n)
+    G1, G2 = np.meshgrid(g1, g2)
+    return g1, g2, np.column_stack([G1.ravel(), G2.ravel()])
+
+
+def _heat(fig, ax, g1, g2, Z, title, norm=None):
+    im = ax.pcolormesh(g1, g2, Z, shading="auto", norm=norm)
+    fig.colorbar(im, ax=ax, shrink=0.85)
+    ax.set_title(title)
+    ax.set_xlabel("x1")
+    ax.set_ylabel("x2")
+    ax.set_aspect("equal")
+    ax.grid(False)
+
+
+def _mark_2d(ax, result, mech):
+    marks = np.array(mech.query.landmarks or [], float).reshape(-1, 2)
+    if len(marks):
+        ax.plot(marks[:, 0], marks[:, 1], "o", color="white", markersize=2.5,
+                markeredgecolor="black", markeredgewidth=0.3)
+    wx = witness_x(result)
+    if wx is not None:
+        ax.plot([wx[0]], [wx[1]], **WITNESS_STYLE)
+
+
+def _query_heatmaps(result, mech) -> Figure:
+    n = 121
+    g1, g2, P = _grid2(result, mech, n)
+    f = np.asarray(mech.query.f_np(P), float).reshape(n, n)
+    B = np.asarray(mech.bound.B_np(P), float).reshape(n, n)
+    fig, (ax1, ax2) = _figure(2)
+    _heat(fig, ax1, g1, g2, f, "query f")
+    _heat(fig, ax2, g1, g2, B, "bound B")
+    for ax in (ax1, ax2):
+        _mark_2d(ax, result, mech)
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# (b) the privacy-loss rate over pairs (x, x')
+
+
+def worst_rate(mech, X: np.ndarray, Xp: np.ndarray) -> np.ndarray:
+    """sup over a grid of outputs y of [ln p_x(y) - ln p_x'(y)] / dist(x, x'), row by row.
+
+    The outputs are f(x) + b(x) u and f(x') + b(x') u for u on U_GRID (|u| <= 1e6), so the worst y
+    in either distribution's bulk and tails is seen. NaN where B is not positive and finite.
+    """
+    a, b = mech.centre_scale_np(X)
+    ap, bp = mech.centre_scale_np(Xp)
+    Y = np.concatenate([a[:, None] + b[:, None] * U_GRID, ap[:, None] + bp[:, None] * U_GRID], axis=1)
+    fam = mech.family
+    lr = (fam.logpdf_np((Y - a[:, None]) / b[:, None]) - np.log(b)[:, None]
+          - fam.logpdf_np((Y - ap[:, None]) / bp[:, None]) + np.log(bp)[:, None])
+    dist = np.linalg.norm(np.atleast_2d(X) - np.atleast_2d(Xp), axis=1)
+    good = np.isfinite(b) & np.isfinite(bp) & (b > 0) & (bp > 0)
+    lr[~np.isfinite(lr)] = -np.inf
+    out = lr.max(axis=1) / dist
+    out[~good] = np.nan
+    return out
+
+
+def loss_distances(result, mech) -> list[float]:
+    """A few distances for the loss figure: local, the query's scale, a longer one (<= Lambda)."""
+    s = float(mech.query.scale or 1.0)
+    lam = _float_or_inf(mech.spec.bound.Lambda)
+    ds = [d for d in (0.01 * s, 0.5 * s, 2.0 * s) if d <= lam]
+    return ds or [lam]
+
+
+def plot_loss(result, mech) -> Figure:
+    """The worst-output loss rate along the line for a few distances (a heat map in 2-D)."""
+    if mech.dim == 2:
+        return _loss_heatmap(result, mech)
+    t, X, label, c, e = line_points(result, mech, 501)
+    fig, (ax,) = _figure(1, height=4.2)
+    top = 0.0
+    for d in loss_distances(result, mech):
+        rate = np.fmax(worst_rate(mech, X, X + d * e), worst_rate(mech, X, X - d * e))
+        top = max(top, float(np.nanmax(rate)) if np.any(np.isfinite(rate)) else 0.0)
+        ax.plot(t, rate, linewidth=1.1, label=f"dist(x, x') = {d:.3g}")
+    top = max(top, _reference_lines(ax, result, horizontal=True))
+    top = max(top, _witness_rate_marker(ax, result, c, e))
+    _rate_scale(ax, top, _claim(result), axis="y")
+    _mark_landmarks(ax, _landmarks_on_line(mech, c, e))
+    ax.set_xlabel(label)
+    ax.set_ylabel("loss rate  sup_y ln(p_x/p_x') / dist")
+    ax.set_title(_loss_title(result))
+    _legend(fig, ax, ncols=2)
+    return fig
+
+
+def _loss_title(result) -> str:
+    delta = _decimal_float(result.claim.get("delta", "0")) or 0.0
+    if delta > 0:
+        return f"pure loss rate (delta = {delta:.3g} > 0: the hockey-stick divergence decides)"
+    return "privacy-loss rate of the worst output y, over x (x' = x +/- dist)"
+
+
+def _witness_rate_marker(ax, result, c, e) -> float:
+    """A star at (witness x, verified rate); returns the plotted rate (0 if none)."""
+    w = getattr(result, "witness", None)
+    wx = witness_x(result)
+    if wx is None:
+        return 0.0
+    tx = float(np.dot(wx - c, e))
+    if "rate" in w:
+        r = float(w["rate"])
+        ax.plot([tx], [r], **WITNESS_STYLE, label=f"witness (rate {r:.6g}, dist {float(w['dist']):.3g})")
+        return r
+    if "hockey_stick" in w:
+        ax.axvline(tx, **{**CLAIM_STYLE, "linewidth": 0.9},
+                   label=f"witness x (hockey stick {float(w['hockey_stick']):.3g} > delta)")
+    return 0.0
+
+
+def _loss_heatmap(result, mech) -> Figure:
+    """Left: max over 8 directions of the worst-output rate at a short distance, over x in the box.
+    Right: the same rate along the horizontal line through the witness (or the region's centre)."""
+    n = 45
+    g1, g2, P = _grid2(result, mech, n)
+    d = min(0.1 * float(mech.query.scale or 1.0), _float_or_inf(mech.spec.bound.Lambda))
+    Z = _directional_rate(mech, P, d).reshape(n, n)
+    eps = _claim(result)
+    fig, (ax1, ax2) = _figure(2, height=4.2)
+    top = float(np.nanmax(Z)) if np.any(np.isfinite(Z)) else eps
+    norm = None
+    if top > 20 * eps:
+        from matplotlib.colors import SymLogNorm
+        norm = SymLogNorm(linthresh=eps, vmin=0.0, vmax=top)
+    _heat(fig, ax1, g1, g2, Z, f"worst rate at dist {d:.3g}", norm=norm)
+    if np.nanmax(Z) > eps > np.nanmin(Z):
+        ax1.contour(g1, g2, Z, levels=[eps], colors=[CLAIM_STYLE["color"]], linewidths=1.0)
+    _mark_2d(ax1, result, mech)
+    wx = witness_x(result)
+    lo, hi = region_box(result, mech)
+    x2 = float(wx[1]) if wx is not None else float((lo[1] + hi[1]) / 2)
+    ax1.axhline(x2, color="white", linewidth=0.8, linestyle=":")
+    t = np.linspace(lo[0], hi[0], 301)
+    line = np.column_stack([t, np.full_like(t, x2)])
+    ax2.plot(t, _directional_rate(mech, line, d), linewidth=1.1, label=f"dist {d:.3g}, max over 8 directions")
+    top = max(float(np.nanmax(Z)), _reference_lines(ax2, result))
+    top = max(top, _witness_rate_marker(ax2, result, np.array([0.0, x2]), np.array([1.0, 0.0])))
+    _rate_scale(ax2, top, eps)
+    ax2.set_xlabel(f"x1  (x2 = {x2:.4g})")
+    ax2.set_title("worst loss rate along the dotted line")
+    _legend(fig, ax2, ncols=2)
+    return fig
+
+
+def _directional_rate(mech, P: np.ndarray, d: float) -> np.ndarray:
+    """max over 8 directions theta of the worst-output rate from x to x + d (cos, sin)(theta)."""
+    rate = np.full(len(P), -np.inf)
+    for k in range(8):
+        th = k * math.pi / 4
+        step = d * np.array([math.cos(th), math.sin(th)])
+        rate = np.fmax(rate, worst_rate(mech, P, P + step[None, :]))
+    return rate
+
+
+# ---------------------------------------------------------------------------------------------
+# (c) the family's local rate
+
+
+def local_rate(family, eta: float, gamma: float, u: np.ndarray, a: float = 1.0) -> np.ndarray:
+    """eta a |psi(u)| + gamma |1 + u psi(u)|: the rate of design.md's certificate at u."""
+    psi = family.score_np(u)
+    return eta * a * np.abs(psi) + gamma * np.abs(1 + u * psi)
+
+
+def plot_family(result, mech) -> Figure:
+    """The local rate over u on a symmetric log axis, with eps_upper, the claim and the papers."""
+    eta, gamma = float(mech.eta), float(mech.spec.bound.gamma)
+    u = np.concatenate([-np.logspace(6, -4, 400), [0.0], np.logspace(-4, 6, 400)])
+    fam = mech.family
+    fig, (ax,) = _figure(1, height=4.2)
+    total = local_rate(fam, eta, gamma, u)
+    ax.plot(u, total, color="black", linewidth=1.6,
+            label=r"$\eta|\psi(u)| + \gamma|1 + u\psi(u)|$")
+    ax.plot(u, eta * np.abs(fam.score_np(u)), color="#0969da", linewidth=0.8, label=r"$\eta|\psi(u)|$")
+    ax.plot(u, gamma * np.abs(1 + u * fam.score_np(u)), color="#bc4c00", linewidth=0.8,
+            label=r"$\gamma|1 + u\psi(u)|$")
+    per_region = _region_rate(result, fam, eta, u)
+    if per_region is not None:
+        ax.plot(u, per_region, color="#1b7c83", linewidth=1.0, linestyle="--",
+                label=r"max over regions of $\eta a_R|\psi| + c_R|1+u\psi|$")
+    top = float(np.nanmax(total[np.isfinite(total)])) if np.any(np.isfinite(total)) else 0.0
+    top = max(top, _reference_lines(ax, result, horizontal=True, papers=True))
+    _rate_scale(ax, top, _claim(result), axis="y")
+    ax.set_xscale("symlog", linthresh=1.0)
+    ax.set_xlabel("u = (y - f(x)) / b(x)")
+    ax.set_ylabel("local rate")
+    ax.set_title(f"{mech.family.name}: local privacy-loss rate over u (eta = {eta:.4g}, gamma = {gamma:.4g})")
+    _legend(fig, ax, ncols=2)
+    return fig
+
+
+def _region_rate(result, family, eta: float, u: np.ndarray):
+    """max_R [eta a_R |psi| + c_R |1 + u psi|] from the certificate's regions, if it has several."""
+    pairs = set()
+    for chk in getattr(result, "checks", []):
+        if getattr(chk, "id", "") != "certificate.rate":
+            continue
+        for reg in (chk.evidence or {}).get("regions", []):
+            try:
+                pairs.add((float(reg["a"]), float(reg["c"])))
+            except (KeyError, TypeError, ValueError):
+                continue
+    if len(pairs) < 2:
+        return None
+    psi = family.score_np(u)
+    return np.max([eta * a * np.abs(psi) + c * np.abs(1 + u * psi) for a, c in sorted(pairs)], axis=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared decorations
+
+
+def _claim(result) -> float:
+    return float(_decimal_float(result.claim.get("epsilon")) or 0.0)
+
+
+def _decimal_float(v):
+    if v is None:
+        return None
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        try:
+            import sympy as sp
+            return float(sp.sympify(v))
+        except Exception:  # noqa: BLE001
+            return None
+
+
+def paper_constants(result) -> list[tuple[str, str]]:
+    """[(label, value)] from the certificate check's evidence (empty if absent)."""
+    for chk in getattr(result, "checks", []):
+        if getattr(chk, "id", "") == "certificate.rate":
+            return [(str(lbl), str(val)) for lbl, val in (chk.evidence or {}).get("paper_constants", [])]
+    return []
+
+
+def _reference_lines(ax, result, horizontal=True, papers=False) -> float:
+    """Claim, certified upper and exhibited lower epsilon (and the papers' constants) as lines."""
+    top = 0.0
+    lines = [("claim epsilon", _claim(result), CLAIM_STYLE),
+             ("certified eps_upper", _decimal_float(result.epsilon_upper), UPPER_STYLE)]
+    if not papers:
+        lines.append(("exhibited eps_lower", _decimal_float(result.epsilon_lower), LOWER_STYLE))
+    for label, value, style in lines:
+        if value is not None and math.isfinite(value):
+            ax.axhline(value, label=f"{label} = {value:.6g}", **style)
+            top = max(top, value)
+    if papers:
+        for k, (label, value) in enumerate(paper_constants(result)):
+            v = _decimal_float(value)
+            if v is not None and math.isfinite(v):
+                short = _shorten(label.split(":")[0], 44)
+                ax.axhline(v, color="grey", linestyle=(0, (1, 1 + k)), linewidth=1.0,
+                           label=f"{short} = {v:.6g}")
+                top = max(top, v)
+    return top
+
+
+def _shorten(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def _rate_scale(ax, top: float, claim: float, axis="y"):
+    """Linear axis from 0, or a symmetric log axis when the rates dwarf the claim."""
+    ref = max(claim, 1e-12)
+    if top > 20 * ref:
+        from matplotlib.ticker import SymmetricalLogLocator
+        ax.set_yscale("symlog", linthresh=ref)
+        ax.set_ylim(bottom=0, top=top * 3)
+        decades = math.log10(top / ref)
+        step = 10 ** max(1, math.ceil(decades / 6))
+        ax.yaxis.set_major_locator(SymmetricalLogLocator(linthresh=ref, base=step))
+    else:
+        ax.set_ylim(bottom=0, top=max(top, ref) * 1.15)
+
+
+def _float_or_inf(v) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.inf

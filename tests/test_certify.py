@@ -1,0 +1,105 @@
+"""The certificate stage and calibration: certified where sound, rounded against privacy, and the
+certified configurations survive the audit."""
+
+import json
+import shutil
+from pathlib import Path
+
+import mpmath as mp
+import pytest
+import sympy as sp
+import yaml
+
+from gpaudit.certify.calibrate import calibrate
+from gpaudit.check import check_file, decide
+from gpaudit.cli import main
+from gpaudit.spec.load import load_spec
+from gpaudit.verdict import Check
+
+ROOT = Path(__file__).resolve().parents[1]
+EX = ROOT / "examples"
+
+
+def test_decide_needs_witness_or_sound_bound():
+    ok = [Check("a", "certified", "m", "d"), Check("b", "skipped", "m", "d")]
+    assert decide(None, mp.mpf("0.9"), mp.mpf(1), 0, ok) == "certified"
+    assert decide(None, mp.mpf("1.1"), mp.mpf(1), 0, ok) == "unknown"
+    assert decide(None, None, mp.mpf(1), 0, ok) == "unknown"
+    assert decide(None, mp.mpf("0.5"), mp.mpf(1), 0, ok + [Check("c", "unknown", "m", "d")]) == "unknown"
+    assert decide(None, mp.mpf("0.5"), mp.mpf(1), 0, []) == "unknown"
+    assert decide({"x": []}, mp.mpf("0.5"), mp.mpf(1), 0, ok) == "refuted"
+
+
+def test_student_t_experiment_region_wise_certificate_is_tight():
+    """Paper config (nu = 3, nu gamma = eps/3, Lemma 3.5's eta): the slope and scale terms never meet,
+    so the certified epsilon is max(eta (nu+1)/(2 sqrt nu), nu gamma) = 2/3, and the audit exhibits it."""
+    r = check_file(EX / "threshold-student-t.yaml", effort="quick")
+    assert r.verdict == "certified"
+    assert abs(r.epsilon_upper - mp.mpf(2) / 3) < 1e-8
+    assert r.epsilon_upper >= mp.mpf(2) / 3  # rounded against privacy
+    assert r.epsilon_lower <= r.epsilon_upper and r.epsilon_upper - r.epsilon_lower < 1e-6
+
+
+def _calibrated(tmp_path, name, eps, at=None):
+    out = tmp_path / f"{name}.cal.yaml"
+    args = ["calibrate", str(EX / f"{name}.yaml"), "--epsilon", str(eps), "--out", str(out)]
+    for pt in at or []:
+        args += ["--at", pt]
+    assert main(args) == 0
+    return out
+
+
+def test_calibrated_eta_is_certified_rounded_down_and_survives_the_audit(tmp_path):
+    out = _calibrated(tmp_path, "threshold-student-t", 1)
+    raw = yaml.safe_load(out.read_text())
+    eta = sp.Rational(raw["noise"]["eta"])
+    exact_max = 2 * sp.sqrt(3) / 4  # eps * 2 sqrt(nu) / (nu + 1): the band's slope term alone
+    assert eta <= exact_max and float(exact_max - eta) < 1e-7
+    r = check_file(out, effort="standard")
+    assert r.verdict == "certified" and r.witness is None
+    assert r.epsilon_upper <= 1
+
+
+def test_calibrated_gamma_eta_split(tmp_path):
+    out = _calibrated(tmp_path, "threshold-gen-cauchy", 1, at=["0", "3", "10"])
+    r = check_file(out, effort="quick")
+    assert r.verdict == "certified" and r.epsilon_upper <= 1
+
+
+def test_calibrate_refuses_an_uncertifiable_configuration(tmp_path, capsys):
+    bad = EX / "broken" / "threshold-pointwise-bound.yaml"
+    code = main(["calibrate", str(bad), "--epsilon", "1", "--out", str(tmp_path / "x.yaml")])
+    assert code == 3 and not (tmp_path / "x.yaml").exists()
+
+
+def test_polyplace_tie_certified_by_z3_and_smaller_claim_refuted(tmp_path):
+    r = check_file(EX / "threshold-polyplace.yaml", effort="quick")
+    assert r.verdict == "certified" and r.epsilon_upper == 1
+    assert any("z3" in c.method for c in r.checks if c.id == "certificate.rate")
+    raw = yaml.safe_load((EX / "threshold-polyplace.yaml").read_text())
+    raw["claim"]["epsilon"] = "99/100"
+    p = tmp_path / "pp.yaml"
+    p.write_text(yaml.safe_dump(raw))
+    r2 = check_file(p, effort="quick")
+    assert r2.verdict == "refuted"  # the loss rate is exactly 1 everywhere (Lemma 12)
+    assert mp.mpf(r2.witness["log_ratio"]) > mp.mpf(r2.witness["epsilon_times_dist"])
+
+
+def test_approximate_claim_certified_by_lemma_3_6_and_delta_checked(tmp_path):
+    r = check_file(EX / "threshold-laplace-approx.yaml", effort="quick")
+    assert r.verdict == "certified"
+    delta_check = [c for c in r.checks if c.id == "certificate.delta"][0]
+    assert delta_check.status == "certified"
+    assert mp.mpf(delta_check.evidence["delta_upper_at_claim"]) <= mp.mpf("1e-6") * (1 + mp.mpf("1e-20"))
+    raw = yaml.safe_load((EX / "threshold-laplace-approx.yaml").read_text())
+    raw["claim"]["delta"] = "1/10000000"  # ten times smaller than Lemma 3.6 allows: not certified
+    p = tmp_path / "ap.yaml"
+    p.write_text(yaml.safe_dump(raw))
+    assert check_file(p, effort="quick").verdict in ("unknown", "refuted")
+
+
+def test_gamma_zero_laplace_with_varying_bound_is_not_certified(tmp_path):
+    r = check_file(EX / "broken" / "threshold-laplace-pure.yaml", effort="quick")
+    assert r.verdict == "refuted"
+    rate = [c for c in r.checks if c.id == "certificate.rate"]
+    assert rate and rate[0].status != "certified"
