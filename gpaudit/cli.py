@@ -11,7 +11,7 @@ import mpmath
 
 from . import __version__
 from .errors import ConfigError
-from .verdict import CONFIG_ERROR_EXIT, UNKNOWN, Check, Result, worst_exit
+from .verdict import CONFIG_ERROR_EXIT, UNKNOWN, Check, Result
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
 2 usage or configuration error, 4 (check --baseline only) verdicts pass but the run regressed.
@@ -192,16 +192,18 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_claims(args) -> int:
-    from .claims import PAPERS, render_table, results_to_json, run_claims
+    from .claims import PAPERS, render_markdown, render_table, results_to_json, run_claims
     from .report.json_report import write_json_atomic
 
     if args.paper and args.paper not in PAPERS:
         print(f"gpaudit: error: --paper: unknown paper {args.paper!r} (known: {', '.join(PAPERS)})",
               file=sys.stderr)
         return CONFIG_ERROR_EXIT
-    if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
-        print(f"gpaudit: error: {args.json}: --json: directory does not exist", file=sys.stderr)
-        return CONFIG_ERROR_EXIT
+    for flag in ("json", "markdown"):
+        out = getattr(args, flag)
+        if out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+            print(f"gpaudit: error: {out}: --{flag}: directory does not exist", file=sys.stderr)
+            return CONFIG_ERROR_EXIT
     tty = sys.stderr.isatty()
 
     def progress(done, total, result):
@@ -215,6 +217,9 @@ def cmd_claims(args) -> int:
     print(render_table(results))
     if args.json:
         write_json_atomic(args.json, results_to_json(results))
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as fh:
+            fh.write(render_markdown(results) + "\n")
     counts = {v: sum(r.verdict == v for r in results) for v in ("verified", "refuted", "unknown")}
     print(f"{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
           f"{counts['unknown']} unknown")
@@ -272,6 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "gpaudit's own machinery: verified, refuted (with a re-verified witness) or unknown.")
     m.add_argument("--paper", metavar="NAME", help="only this paper (liang-yi, polyplace, laud, liu)")
     m.add_argument("--json", metavar="OUT", help="write the results as JSON")
+    m.add_argument("--markdown", metavar="OUT", help="write the results as a Markdown page")
     m.add_argument("--quick", action="store_true", help="smaller sweeps")
     m.set_defaults(func=cmd_claims)
     return p

@@ -1,19 +1,14 @@
 """The certificate stage and calibration: certified where sound, rounded against privacy, and the
 certified configurations survive the audit."""
 
-import json
-import shutil
 from pathlib import Path
 
 import mpmath as mp
-import pytest
 import sympy as sp
 import yaml
 
-from gpaudit.certify.calibrate import calibrate
 from gpaudit.check import check_file, decide
 from gpaudit.cli import main
-from gpaudit.spec.load import load_spec
 from gpaudit.verdict import Check
 
 ROOT = Path(__file__).resolve().parents[1]

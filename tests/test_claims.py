@@ -557,3 +557,32 @@ def test_run_one_paper_and_progress():
     assert {r.paper for r in res} == {"liu"} and len(seen) == len(res) and seen[-1][0] == seen[-1][1]
     with pytest.raises(ValueError):
         run_claims("nope")
+
+
+def test_claims_cli_writes_table_json_and_markdown(tmp_path, capsys):
+    import json as _json
+    from gpaudit.cli import main
+    js, md = tmp_path / "c.json", tmp_path / "c.md"
+    assert main(["claims", "--paper", "polyplace", "--quick", "--json", str(js), "--markdown", str(md)]) == 0
+    out = capsys.readouterr().out
+    assert "verdict" in out and "claims:" in out
+    data = _json.loads(js.read_text())
+    assert data and all(d["paper"] == "polyplace" for d in data)
+    text = md.read_text()
+    assert "| claim | verdict |" in text
+    assert all(d["claim_id"].split("|")[0].strip() in text.replace("\\|", "|") for d in data)
+    refuted = [d for d in data if d["verdict"] == "refuted"]
+    assert text.count("### [polyplace]") == len(refuted)
+    assert main(["claims", "--paper", "nosuch"]) == 2
+
+
+def test_registry_report_is_current():
+    """reports/claims.json lists exactly the registered claims (regenerate when the registry changes)."""
+    import json as _json
+    from pathlib import Path
+    from gpaudit.claims import REGISTRY
+    path = Path(__file__).resolve().parents[1] / "reports" / "claims.json"
+    data = _json.loads(path.read_text())
+    ids = sorted((d["paper"], d["claim_id"]) for d in data)
+    registered = sorted((c.paper, c.claim_id) for c in REGISTRY)
+    assert ids == registered

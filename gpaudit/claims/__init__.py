@@ -85,3 +85,34 @@ def render_table(results: list[ClaimResult], width: int = 140) -> str:
     counts = {v: sum(r.verdict == v for r in results) for v in ("verified", "refuted", "unknown")}
     lines += ["", "summary: " + ", ".join(f"{k} {n}" for k, n in counts.items()) + f" (of {len(results)})"]
     return "\n".join(lines)
+
+
+def render_markdown(results: list[ClaimResult]) -> str:
+    """The registry as a Markdown page: a summary, a table per paper, then every refutation's witness."""
+    def cell(text):
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    counts = {v: sum(r.verdict == v for r in results) for v in ("verified", "refuted", "unknown")}
+    out = ["# The papers' checkable claims", "",
+           f"{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
+           f"{counts['unknown']} unknown. \"verified\" from a numeric sweep means no counterexample was "
+           "found over the sweep named in the evidence. Regenerate with "
+           "`gpaudit claims --json reports/claims.json --markdown reports/claims.md`.", ""]
+    for paper, title in PAPERS.items():
+        rows = [r for r in results if r.paper == paper]
+        if not rows:
+            continue
+        out += [f"## {title}", "", "| claim | verdict | statement | evidence |", "|---|---|---|---|"]
+        out += [f"| {cell(r.claim_id)} | **{r.verdict}** | {cell(r.statement)} | {cell(r.evidence)} |" for r in rows]
+        out.append("")
+    refuted = [r for r in results if r.verdict == "refuted"]
+    if refuted:
+        out += ["## Refutations and their witnesses", ""]
+        for r in refuted:
+            out.append(f"### [{r.paper}] {r.claim_id}")
+            out += ["", cell(r.statement), ""]
+            out += [f"- `{k}` = `{v}`" for k, v in (r.witness or {}).items()]
+            if r.condition:
+                out.append(f"- needs: {cell(r.condition)}")
+            out.append("")
+    return "\n".join(out)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 import mpmath

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 import yaml
@@ -23,7 +21,7 @@ import yaml
 from .. import __version__
 from ..spec.types import Spec
 from .html import render_html
-from .json_report import result_to_json
+from .json_report import result_to_json, write_atomic
 from .markdown import VERDICT_EMOJI, fmt_number, render_markdown
 from .plots import make_plots
 
@@ -34,27 +32,6 @@ FORMATS = ("json", "md", "html", "png")
 
 # ---------------------------------------------------------------------------------------------
 # One report directory
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write the whole file or nothing (a temporary file renamed into place)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".gpaudit-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def write_report(result, mech, out_dir, formats=("json", "md", "html")) -> dict[str, Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from pathlib import Path
 
 import mpmath
 
@@ -37,16 +38,23 @@ def result_to_json(r: Result) -> dict:
     }
 
 
-def write_json_atomic(path: str, payload) -> None:
-    """Write the whole file or nothing: a temporary file renamed into place."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".gpaudit-", suffix=".json")
+def write_atomic(path, data: bytes) -> None:
+    """Write the whole file or nothing: a temporary file renamed into place, ordinary permissions."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent.resolve(), prefix=".gpaudit-", suffix=path.suffix)
     try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(payload, fh, indent=2, default=str)
-            fh.write("\n")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600; a report is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def write_json_atomic(path: str, payload) -> None:
+    """The JSON report, written atomically."""
+    write_atomic(path, (json.dumps(payload, indent=2, default=str) + "\n").encode("utf-8"))

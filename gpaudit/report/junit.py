@@ -146,5 +146,5 @@ def junit_bytes(results) -> bytes:
 
 def write_junit(results, path) -> None:
     """Write the JUnit XML for ``results`` to ``path`` atomically (all or nothing)."""
-    from .catalog import write_atomic
+    from .json_report import write_atomic
     write_atomic(path, junit_bytes(results))
