@@ -63,14 +63,9 @@ def print_result(r: Result, quiet: bool, out=None):
 
 
 def cmd_check(args) -> int:
-    from .spec.load import load_spec
+    from .spec.load import load_specs
 
-    specs, errors = [], []
-    for path in args.files:
-        try:
-            specs.append(load_spec(path))
-        except ConfigError as err:
-            errors.append(err.line())
+    specs, errors = load_specs(args.files)
     for flag in ("json", "junit"):
         out = getattr(args, flag)
         if out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
@@ -123,7 +118,7 @@ def cmd_report(args) -> int:
     from pathlib import Path
 
     from .report.catalog import regenerate, write_reports
-    from .spec.load import load_spec
+    from .spec.load import load_specs
 
     if args.catalog == bool(args.files):
         print("gpaudit: error: report: give FILE... or --catalog (not both)", file=sys.stderr)
@@ -134,12 +129,7 @@ def cmd_report(args) -> int:
                    progress=lambda name, i, n: None if args.quiet else print(f"[{i + 1}/{n}] {name}", file=sys.stderr))
         print(f"reports written to {root / 'reports'} (index: {root / 'reports' / 'README.md'})")
         return 0
-    specs, errors = [], []
-    for path in args.files:
-        try:
-            specs.append(load_spec(path))
-        except ConfigError as err:
-            errors.append(err.line())
+    specs, errors = load_specs(args.files)
     if errors:
         for line in errors:
             print(f"gpaudit: error: {line}", file=sys.stderr)

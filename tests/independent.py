@@ -88,3 +88,20 @@ def hockey_stick(f, B, eta, logh, x, xp, eps, intervals):
         pts = [lo] + [v for v in (f(x), f(xp)) if lo < v < hi] + [hi]
         total += mp.quad(lambda y: dens(x, y) - k * dens(xp, y), sorted(pts))
     return total
+
+
+def two_way_dropped_bound(p, T1=1, T2=2, tau=mp.mpf(1) / 2):
+    """examples/broken/two-way-dropped-term.yaml's B: Lemma 4.3 without its exponential term."""
+    T1, T2, tau = mp.mpf(T1), mp.mpf(T2), mp.mpf(tau)
+    R1 = tau / SQ2
+    R2 = R1 + tau
+    a, b = T1 + tau / 2 + R1, T2 + tau / 2 + R1
+    x1, x2 = p
+    if x1 >= a and x2 >= b:
+        rho = R1 + min(x1 - a, x2 - b)
+    else:
+        D = mp.sqrt(max(a - x1, 0)**2 + max(b - x2, 0)**2)
+        if R1 < D < R2:
+            return 1 / tau
+        rho = R1 - D if D <= R1 else D - R2
+    return 1 / (rho + tau)

@@ -25,22 +25,6 @@ def _pointwise(x):
     return mp.mpf(1) if abs(x) <= mp.mpf(1) / 2 else 1 / (abs(x) + mp.mpf(1) / 2)
 
 
-def _two_way_dropped(p):
-    T1, T2, tau = mp.mpf(1), mp.mpf(2), mp.mpf(1) / 2
-    R1 = tau / ind.SQ2
-    R2 = R1 + tau
-    a, b = T1 + tau / 2 + R1, T2 + tau / 2 + R1
-    x1, x2 = p
-    if x1 >= a and x2 >= b:
-        rho = R1 + min(x1 - a, x2 - b)
-    else:
-        D = mp.sqrt(max(a - x1, 0)**2 + max(b - x2, 0)**2)
-        if R1 < D < R2:
-            return 1 / tau
-        rho = R1 - D if D <= R1 else D - R2
-    return 1 / (rho + tau)
-
-
 t3 = lambda u: ind.student_t_logpdf(u, 3)  # noqa: E731
 st = ind.soft_threshold
 REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
@@ -52,7 +36,7 @@ REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
     "broken-threshold-laplace-small-constant": (st, lambda x: mp.mpf(1) / 2, mp.mpf(1), ind.laplace_logpdf, 1),
     "broken-threshold-bound-jump": (st, _piecewise_jump, ETA_PAPER, t3, 1),
     "broken-two-way-dropped-term": (lambda p: ind.two_way_paper(p, mp.mpf(1), mp.mpf(2), mp.mpf(1) / 2),
-                                    _two_way_dropped, ETA_PAPER, t3, 1),
+                                    ind.two_way_dropped_bound, ETA_PAPER, t3, 1),
 }
 
 

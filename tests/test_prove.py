@@ -106,27 +106,11 @@ def test_two_point_conditions_only_where_needed():
 
 # -- broken catalog: refuted, witness recomputed independently -----------------------------------
 
-def _B_two_way_dropped(p):
-    T1, T2, tau = mp.mpf(1), mp.mpf(2), mp.mpf(1) / 2
-    R1 = tau / mp.sqrt(2)
-    R2 = R1 + tau
-    a, b = T1 + tau / 2 + R1, T2 + tau / 2 + R1
-    x1, x2 = p
-    if x1 >= a and x2 >= b:
-        rho = R1 + min(x1 - a, x2 - b)
-    else:
-        D = mp.sqrt(max(a - x1, 0)**2 + max(b - x2, 0)**2)
-        if R1 < D < R2:
-            return 1 / tau
-        rho = R1 - D if D <= R1 else D - R2
-    return 1 / (rho + tau)
-
-
 SMOOTH_BROKEN = {
     "threshold-bound-jump": lambda x: mp.mpf(1) if x[0] < 3 else mp.mpf(1) / 2,
     "threshold-pointwise-bound": lambda x: (mp.mpf(1) if abs(x[0]) <= mp.mpf(1) / 2
                                             else 1 / (abs(x[0]) + mp.mpf(1) / 2)),
-    "two-way-dropped-term": _B_two_way_dropped,
+    "two-way-dropped-term": ind.two_way_dropped_bound,
 }
 
 

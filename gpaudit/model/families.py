@@ -29,8 +29,10 @@ from typing import ClassVar
 import mpmath
 import numpy as np
 import sympy
-from flint import arb, arb_series, fmpq
+from flint import arb, arb_series
 from scipy import special, stats
+
+from .lower import to_arb as lower_to_arb
 
 __all__ = ["NoiseFamily", "Laplace", "GenCauchy", "StudentT", "PolyPlace", "make_family"]
 
@@ -73,29 +75,7 @@ def exact_number(field: str, value) -> sympy.Expr:
 
 def to_arb(expr: sympy.Expr) -> arb:
     """Rigorous arb ball for an exact sympy number (rationals, pi, E, +, *, powers, exp, log)."""
-    if expr.is_Rational:
-        return arb(fmpq(int(expr.p), int(expr.q)))
-    if expr is sympy.pi:
-        return arb.pi()
-    if expr is sympy.E:
-        return arb.const_e()
-    if isinstance(expr, sympy.Add):
-        return sum((to_arb(a) for a in expr.args), arb(0))
-    if isinstance(expr, sympy.Mul):
-        out = arb(1)
-        for a in expr.args:
-            out = out * to_arb(a)
-        return out
-    if isinstance(expr, sympy.Pow):
-        base, ex = expr.args
-        if ex.is_Integer:
-            return to_arb(base) ** int(ex)
-        return to_arb(base) ** to_arb(ex)
-    if isinstance(expr, sympy.exp):
-        return to_arb(expr.args[0]).exp()
-    if isinstance(expr, sympy.log):
-        return to_arb(expr.args[0]).log()
-    raise ValueError(f"cannot enclose {expr} in arb")
+    return lower_to_arb(sympy.sympify(expr))
 
 
 def to_mpf(expr: sympy.Expr) -> mpmath.mpf:

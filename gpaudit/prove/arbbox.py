@@ -19,6 +19,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx, fmpq
 
+from ..model.lower import to_arb
 from . import z3backend as zb
 
 PREC = 128
@@ -44,45 +45,10 @@ def _interval(lo: Fraction, hi: Fraction) -> arb:
 
 def evaluate(e, env):
     """An arb ball containing e over the box env (Symbol -> arb); raises on what it cannot do."""
-    if isinstance(e, sp.Symbol):
-        return env[e]
-    if e.is_Rational:
-        return arb(fmpq(int(e.p), int(e.q)))
-    if e is sp.pi:
-        return arb.pi()
-    if e is sp.E:
-        return arb.const_e()
-    if isinstance(e, sp.Add):
-        out = arb(0)
-        for a in e.args:
-            out += evaluate(a, env)
-        return out
-    if isinstance(e, sp.Mul):
-        out = arb(1)
-        for a in e.args:
-            out *= evaluate(a, env)
-        return out
-    if isinstance(e, sp.Pow):
-        b = evaluate(e.base, env)
-        if e.exp.is_Integer:
-            n = int(e.exp)
-            return b**n if n >= 0 else 1 / b**(-n)
-        if e.exp == sp.Rational(1, 2):
-            return b.sqrt()
-        return (evaluate(e.exp, env) * b.log()).exp()
-    if isinstance(e, sp.exp):
-        return evaluate(e.args[0], env).exp()
-    if isinstance(e, sp.log):
-        return evaluate(e.args[0], env).log()
-    if isinstance(e, sp.Abs):
-        return abs(evaluate(e.args[0], env))
-    if isinstance(e, (sp.Max, sp.Min)):
-        vals = [evaluate(a, env) for a in e.args]
-        out = vals[0]
-        for v in vals[1:]:
-            out = out.max(v) if isinstance(e, sp.Max) else out.min(v)
-        return out
-    raise zb.Unsupported(f"arb: {type(e).__name__}")
+    try:
+        return to_arb(e, env)
+    except ValueError as err:
+        raise zb.Unsupported(str(err)) from None
 
 
 def decide(c, env):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import ConfigError
 from ..verdict import CONFIG_ERROR_EXIT, EXIT_CODES, worst_exit
 
 HELP = "prove the smooth-upper-bound conditions (Definition 8) and write proofs/<name>/"
@@ -33,19 +32,14 @@ def register_cli(subparsers):
 def cmd_prove(args, out=None, err=None) -> int:
     out, err = out or sys.stdout, err or sys.stderr  # looked up at call time (capture, redirection)
     from ..model.mechanism import build_mechanism
-    from ..spec.load import load_spec
+    from ..spec.load import load_specs
     from .artifacts import write_artifacts
     from .engine import prove_conditions
 
     if not args.files and not args.symbolic:
         print("gpaudit: error: prove: give FILE(s) and/or --symbolic", file=err)
         return CONFIG_ERROR_EXIT
-    specs, errors = [], []
-    for path in args.files:
-        try:
-            specs.append(load_spec(path))
-        except ConfigError as e:
-            errors.append(e.line())
+    specs, errors = load_specs(args.files)
     outdir = Path(args.out)
     if outdir.exists() and not outdir.is_dir():
         errors.append(f"{args.out}: --out: not a directory")

@@ -310,3 +310,14 @@ def spec_from_mapping(raw, path: str, sha256: str) -> Spec:
     audit = ld.audit(raw.get("audit"))
     return Spec(path, name.strip(), desc, dim, params, query, bound, noise, claim, audit, sha256,
                 tuple(ld.binary))
+
+
+def load_specs(paths) -> tuple[list[Spec], list[str]]:
+    """Load every file; returns the valid specs and one error line per invalid file."""
+    specs, errors = [], []
+    for path in paths:
+        try:
+            specs.append(load_spec(path))
+        except ConfigError as err:
+            errors.append(err.line())
+    return specs, errors
