@@ -105,6 +105,10 @@ CORPUS = [
      "query.callable"),
     ("python-not-callable", edit("kind: soft_threshold\n  T: 0\n  tau: 1", "kind: python\n  callable: math:pi"),
      "query.callable"),
+    ("power-too-large", edit("gamma: eps/9", "gamma: '10^10^10'"), "params.gamma"),
+    ("value-underflows", edit("  tau: 1", "  tau: 1e-400"), "query.tau"),
+    ("value-overflows", edit("  T: 0", "  T: '10^400'"), "query.T"),
+    ("expr-too-long", edit("gamma: eps/9", "gamma: '" + "(" * 6000 + "1" + ")" * 6000 + "'"), "params.gamma"),
     ("audit-effort", GOOD + "audit:\n  effort: extreme\n", "audit.effort"),
     ("audit-seed", GOOD + "audit:\n  seed: -3\n", "audit.seed"),
 ]

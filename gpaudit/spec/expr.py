@@ -9,6 +9,7 @@ caller records that it did.
 from __future__ import annotations
 
 import ast
+import math
 from fractions import Fraction
 from typing import Mapping
 
@@ -38,6 +39,18 @@ def _atleast(name, args):
     if not args:
         raise FieldError(f"{name}() needs at least one argument")
     return True
+
+
+def _check_power(a, b):
+    """Refuse constant powers far outside float64's range before sympy evaluates them exactly."""
+    if not (a.is_number and b.is_number) or a.has(sp.oo, -sp.oo) or b.has(sp.oo, -sp.oo):
+        return
+    try:
+        fa, fb = abs(float(sp.N(a, 20))), abs(float(sp.N(b, 20)))
+    except (TypeError, ValueError, OverflowError):
+        raise FieldError("power out of range") from None
+    if fa not in (0.0, 1.0) and fb * abs(math.log10(fa)) > 600:
+        raise FieldError("power out of range (beyond 1e600)")
 
 
 def exact_number(value) -> sp.Expr:
@@ -100,6 +113,7 @@ class _Translator:
                 raise FieldError("division by zero")
             return a / b
         if op is ast.Pow:
+            _check_power(a, b)
             return a**b
         raise FieldError(f"unsupported operator in '{ast.get_source_segment(self.src, node)}'")
 
@@ -147,11 +161,17 @@ def parse_expr(value, names: Mapping[str, sp.Expr] | None = None, *, allow_bool:
     src = value.strip().replace("^", "**")
     if not src:
         raise FieldError("empty expression")
+    if len(src) > 10000:
+        raise FieldError("expression longer than 10000 characters")
     try:
         tree = ast.parse(src, mode="eval")
-    except SyntaxError:
+        result = _Translator(src, names, allow_bool).visit(tree)
+    except (SyntaxError, ValueError) as err:
+        if isinstance(err, FieldError):
+            raise
         raise FieldError(f"cannot parse expression '{value}'") from None
-    result = _Translator(src, names, allow_bool).visit(tree)
+    except (RecursionError, MemoryError):
+        raise FieldError("expression too deeply nested") from None
     if isinstance(result, (bool, sp.logic.boolalg.BooleanAtom)) and not allow_bool:
         raise FieldError(f"expected a number, got '{value}'")
     if result is sp.nan or (isinstance(result, sp.Expr) and result.has(sp.zoo, sp.nan)):

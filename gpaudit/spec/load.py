@@ -71,6 +71,12 @@ class _Loader:
             if expr == -sp.oo:
                 self.fail(field, "must not be -inf")
             return expr
+        try:
+            approx = float(sp.N(expr, 30))
+        except (TypeError, ValueError, OverflowError):
+            approx = float("nan")
+        if not (abs(approx) < 1e300 and (expr == 0 or abs(approx) > 1e-300)):
+            self.fail(field, "value outside the range gpaudit supports (1e-300 .. 1e300 in magnitude)")
         if lo is not None and (expr < lo if not lo_strict else expr <= lo):
             self.fail(field, f"must be {'>' if lo_strict else '>='} {lo}, got {_show(expr)}")
         if hi is not None and (expr > hi if not hi_strict else expr >= hi):
