@@ -98,3 +98,11 @@ def test_gamma_zero_laplace_with_varying_bound_is_not_certified(tmp_path):
     assert r.verdict == "refuted"
     rate = [c for c in r.checks if c.id == "certificate.rate"]
     assert rate and rate[0].status != "certified"
+
+
+def test_calibrate_polyplace_tie_decided_by_z3(tmp_path):
+    """PolyPlace's rate is alpha * max(eta, gamma): exactly eps for every eta <= gamma, so no enclosure
+    certifies; the largest certified eta is gamma itself, proved exactly."""
+    out = _calibrated(tmp_path, "threshold-polyplace", 1)
+    assert sp.Rational(yaml.safe_load(out.read_text())["noise"]["eta"]) == sp.Rational(1, 5)
+    assert check_file(out, effort="quick").verdict == "certified"

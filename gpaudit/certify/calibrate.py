@@ -21,6 +21,7 @@ import yaml
 from ..model.mechanism import build_mechanism, mp_exact
 from ..spec.load import spec_from_mapping
 from .family_sup import enclose_rate
+from .family_z3 import prove_rate_at_most
 from .pipeline import bound_conditions, exact
 
 TOL = 1e-10
@@ -35,42 +36,59 @@ class Calibration:
     std_at_inputs: float | None = None
 
 
-def _certified_rate(family, regions, eta):
-    up = mpmath.mpf(0)
+def _rate(family, regions, eta):
+    """(lower, upper) of the certificate rate at eta: lower is attained, upper is guaranteed."""
+    lo, up = mpmath.mpf(0), mpmath.mpf(0)
     for _, a, c in regions:
         enc = enclose_rate(family, eta * exact(a), exact(c), tol=TOL)
-        up = max(up, enc.upper)
-    return up
+        lo, up = max(lo, enc.lower), max(up, enc.upper)
+    return lo, up
+
+
+def _z3_proves(family, regions, eta, epsilon) -> bool:
+    return all(prove_rate_at_most(family, eta * exact(a), exact(c), epsilon)[0] == "certified"
+               for _, a, c in regions)
+
+
+def _bisect(ok, iters):
+    """The largest eta in (0, inf) with ok(eta), for ok monotone (true, then false); None if none."""
+    lo, probe = Fraction(0), Fraction(1, 64)
+    for _ in range(60):  # an upper bracket: the rate grows at least like eta * a * sup|psi|
+        if not ok(probe):
+            break
+        lo, probe = probe, probe * 2
+    else:
+        return None  # no finite largest eta (the rate does not depend on eta)
+    hi = probe
+    for _ in range(iters):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
 
 
 def max_eta(mech, epsilon, iters=60):
-    """The largest eta (a short exact rational) with a certified rate <= epsilon, or None."""
+    """(eta, certified rate, regions, checks): the largest eta (a short exact rational) whose rate is
+    certified <= epsilon, or eta None.  Where the rate meets epsilon exactly over a range of eta
+    (PolyPlace: alpha * max(eta, gamma)), the enclosure can never certify and z3 decides the tie."""
     regions, checks, _ = bound_conditions(mech)
     if not regions or any(c.status not in ("certified", "skipped") for c in checks):
-        return None, regions, checks
+        return None, None, regions, checks
     eps = mp_exact(epsilon)
-    lo, hi = Fraction(0), None
-    # find an upper bracket: the rate grows at least like eta * a * sup|psi| for some region
-    probe = Fraction(1, 64)
-    for _ in range(60):
-        if _certified_rate(mech.family, regions, sp.Rational(probe)) > eps:
-            hi = probe
-            break
-        lo, probe = probe, probe * 2
-    if hi is None:
-        return None, regions, checks  # no finite largest eta (the rate does not depend on eta)
-    for _ in range(iters):
-        mid = (lo + hi) / 2
-        if _certified_rate(mech.family, regions, sp.Rational(mid)) <= eps:
-            lo = mid
-        else:
-            hi = mid
-    if lo == 0:
-        return None, regions, checks
-    short = _round_down(lo)
-    if _certified_rate(mech.family, regions, sp.Rational(short)) > eps:  # pragma: no cover - monotone
-        short = lo
-    return sp.Rational(short.numerator, short.denominator), regions, checks
+    fam = mech.family
+    best = _bisect(lambda e: _rate(fam, regions, sp.Rational(e))[1] <= eps, iters)
+    if best:
+        short = _round_down(best)
+        if _rate(fam, regions, sp.Rational(short))[1] > eps:  # pragma: no cover - monotone
+            short = best
+        eta = sp.Rational(short.numerator, short.denominator)
+        return eta, _rate(fam, regions, eta)[1], regions, checks
+    edge = _bisect(lambda e: _rate(fam, regions, sp.Rational(e))[0] <= eps, iters)
+    if edge:
+        for cand in (sp.nsimplify(float(edge), rational=True, tolerance=1e-9), _round_down(edge)):
+            cand = sp.Rational(cand)
+            if cand > 0 and _z3_proves(fam, regions, cand, sp.sympify(epsilon)):
+                return cand, eps, regions, checks
+    return None, None, regions, checks
 
 
 def _round_down(x: Fraction, digits=10) -> Fraction:
@@ -94,23 +112,20 @@ def calibrate(spec, epsilon, inputs=None, gammas=None) -> Calibration | None:
     """The largest certified eta at the configured gamma; with `inputs`, the best (gamma, eta)."""
     epsilon = sp.sympify(epsilon)
     if inputs is None:
-        mech = build_mechanism(spec)
-        eta, regions, _ = max_eta(mech, epsilon)
-        if eta is None:
-            return None
-        return Calibration(eta, spec.bound.gamma, _certified_rate(mech.family, regions, eta), regions)
+        eta, rate, regions, _ = max_eta(build_mechanism(spec), epsilon)
+        return None if eta is None else Calibration(eta, spec.bound.gamma, rate, regions)
     best = None
     for g in gammas if gammas is not None else [epsilon * sp.Rational(k, 40) for k in range(1, 40)]:
         s = replace(spec, bound=replace(spec.bound, gamma=sp.sympify(g)))
         mech = build_mechanism(s)
-        eta, regions, _ = max_eta(mech, epsilon, iters=40)
+        eta, rate, regions, _ = max_eta(mech, epsilon, iters=40)
         if eta is None:
             continue
         std = _std_at(mech, eta, inputs)
         if std is None:
             return None
         if best is None or std < best.std_at_inputs:
-            best = Calibration(eta, sp.sympify(g), _certified_rate(mech.family, regions, eta), regions, std)
+            best = Calibration(eta, sp.sympify(g), rate, regions, std)
     return best
 
 
