@@ -10,7 +10,7 @@ from gpaudit.model.mechanism import build_mechanism
 from gpaudit.spec.load import spec_from_mapping
 
 SETTINGS = settings(max_examples=6, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.nested_given])
 
 
 def threshold_config(T, tau, nu, gamma, eta_factor, eps=1):
@@ -55,3 +55,17 @@ def test_too_little_noise_is_always_refuted(T, tau, nu, gamma_frac):
         lr = mech.log_ratio_mp(x, xp, y)
         assert lr > abs(x[0] - xp[0])  # epsilon = 1
         assert out.epsilon_lower > 1
+
+
+def test_guided_adversary_alone_finds_the_violation_and_is_deterministic():
+    from pathlib import Path
+    from gpaudit.audit.adversary import adversarial_triples
+    from gpaudit.spec.load import load_spec
+    root = Path(__file__).resolve().parents[1]
+    mech = build_mechanism(load_spec(root / "examples" / "broken" / "threshold-student-t-too-much-eta.yaml"))
+    a = adversarial_triples(mech, 3, "quick")
+    assert a == adversarial_triples(mech, 3, "quick")
+    x, xp, y, rate = a[0]
+    assert rate > 1.2  # the true worst rate is 4/3; the claim is 1
+    with mpmath.workdps(50):
+        assert mech.log_ratio_mp(x, xp, y) > abs(mpmath.mpf(x[0]) - mpmath.mpf(xp[0]))

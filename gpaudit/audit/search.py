@@ -136,6 +136,14 @@ def search(mech: Mechanism, rng, effort="standard", progress=None):
             triples.append(p)
         if progress:
             progress("polish", (j + 1) / max(1, len(tops)))
+    from .adversary import adversarial_triples
+    seed = int(rng.integers(0, 2**31))
+    for x, xp, y, rate in adversarial_triples(mech, seed, effort):
+        t = Triple(x, xp, y, rate)
+        p = polish(mech, t, Lambda)
+        triples.append(p if np.isfinite(p.rate) and p.rate > t.rate else t)
+    if progress:
+        progress("guided", 1.0)
     triples.sort(key=lambda t: -t.rate)
     verified = []
     for t in triples[: 2 * n_polish]:
