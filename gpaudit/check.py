@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import time
 
-import mpmath
 
 from .audit.run import audit
-from .model.mechanism import build_mechanism, mp_exact
+from .model.mechanism import build_mechanism
 from .spec.load import load_spec
 from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Result
 
@@ -20,20 +19,20 @@ def _certify(mech, outcome):
     try:
         from .certify.pipeline import certify
     except ImportError:
-        return None, []
+        return None, [], False
     return certify(mech, outcome)
 
 
-def decide(witness, epsilon_upper, claim_eps, claim_delta, cert_checks) -> str:
-    """refuted needs a verified witness; certified needs a sound bound <= the claim and every
-    certificate check certified; everything else is unknown."""
+def decide(witness, within_claim: bool, cert_checks) -> str:
+    """refuted needs a verified witness; certified needs the certificate's sound comparison with
+    the claim and every certificate check certified (or skipped); everything else is unknown."""
     if witness is not None:
         return REFUTED
-    if epsilon_upper is None or not cert_checks:
+    if not within_claim or not cert_checks:
         return UNKNOWN
     if any(c.status not in (CERTIFIED, SKIPPED) for c in cert_checks):
         return UNKNOWN
-    return CERTIFIED if epsilon_upper <= claim_eps else UNKNOWN
+    return CERTIFIED
 
 
 def check_spec(spec, progress=None, seed=None, effort=None) -> Result:
@@ -42,10 +41,8 @@ def check_spec(spec, progress=None, seed=None, effort=None) -> Result:
     seed = spec.audit.seed if seed is None else seed
     effort = effort or spec.audit.effort
     outcome = audit(mech, seed=seed, effort=effort, progress=progress)
-    upper, cert_checks = _certify(mech, outcome)
-    with mpmath.workdps(50):
-        verdict = decide(outcome.witness, upper, mp_exact(spec.claim.epsilon),
-                         mp_exact(spec.claim.delta), cert_checks)
+    upper, cert_checks, within = _certify(mech, outcome)
+    verdict = decide(outcome.witness, within, cert_checks)
     claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)}
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats),

@@ -17,12 +17,21 @@ EX = ROOT / "examples"
 
 def test_decide_needs_witness_or_sound_bound():
     ok = [Check("a", "certified", "m", "d"), Check("b", "skipped", "m", "d")]
-    assert decide(None, mp.mpf("0.9"), mp.mpf(1), 0, ok) == "certified"
-    assert decide(None, mp.mpf("1.1"), mp.mpf(1), 0, ok) == "unknown"
-    assert decide(None, None, mp.mpf(1), 0, ok) == "unknown"
-    assert decide(None, mp.mpf("0.5"), mp.mpf(1), 0, ok + [Check("c", "unknown", "m", "d")]) == "unknown"
-    assert decide(None, mp.mpf("0.5"), mp.mpf(1), 0, []) == "unknown"
-    assert decide({"x": []}, mp.mpf("0.5"), mp.mpf(1), 0, ok) == "refuted"
+    assert decide(None, True, ok) == "certified"
+    assert decide(None, False, ok) == "unknown"
+    assert decide(None, True, ok + [Check("c", "unknown", "m", "d")]) == "unknown"
+    assert decide(None, True, []) == "unknown"
+    assert decide({"x": []}, True, ok) == "refuted"
+
+
+def test_comparison_with_an_irrational_claim_rounds_against_privacy():
+    """A bound a hair above the exact claim must not pass because the claim was rounded up."""
+    from gpaudit.certify.pipeline import _claim_lower
+    claim = 1 / sp.sqrt(3)
+    with mp.workdps(80):
+        exact = mp.mpf(1) / mp.sqrt(3)
+        assert _claim_lower(claim) < exact
+        assert not exact * (1 + mp.mpf(10) ** -45) <= _claim_lower(claim)
 
 
 def test_student_t_experiment_region_wise_certificate_is_tight():

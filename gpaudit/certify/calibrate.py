@@ -22,7 +22,7 @@ from ..model.mechanism import build_mechanism, mp_exact
 from ..spec.load import spec_from_mapping
 from .family_sup import enclose_rate
 from .family_z3 import prove_rate_at_most
-from .pipeline import bound_conditions, exact
+from .pipeline import at_most_claim, bound_conditions, exact
 
 TOL = 1e-10
 
@@ -73,21 +73,20 @@ def max_eta(mech, epsilon, iters=60):
     regions, checks, _ = bound_conditions(mech)
     if not regions or any(c.status not in ("certified", "skipped") for c in checks):
         return None, None, regions, checks
-    eps = mp_exact(epsilon)
     fam = mech.family
-    best = _bisect(lambda e: _rate(fam, regions, sp.Rational(e))[1] <= eps, iters)
+    best = _bisect(lambda e: at_most_claim(_rate(fam, regions, sp.Rational(e))[1], epsilon), iters)
     if best:
         short = _round_down(best)
-        if _rate(fam, regions, sp.Rational(short))[1] > eps:  # pragma: no cover - monotone
+        if not at_most_claim(_rate(fam, regions, sp.Rational(short))[1], epsilon):  # pragma: no cover
             short = best
         eta = sp.Rational(short.numerator, short.denominator)
         return eta, _rate(fam, regions, eta)[1], regions, checks
-    edge = _bisect(lambda e: _rate(fam, regions, sp.Rational(e))[0] <= eps, iters)
+    edge = _bisect(lambda e: at_most_claim(_rate(fam, regions, sp.Rational(e))[0], epsilon), iters)
     if edge:
         for cand in (sp.nsimplify(float(edge), rational=True, tolerance=1e-9), _round_down(edge)):
             cand = sp.Rational(cand)
             if cand > 0 and _z3_proves(fam, regions, cand, sp.sympify(epsilon)):
-                return cand, eps, regions, checks
+                return cand, mp_exact(epsilon), regions, checks
     return None, None, regions, checks
 
 

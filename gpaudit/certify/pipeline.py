@@ -25,6 +25,14 @@ from .family_z3 import prove_rate_at_most
 TOL = 1e-9
 
 
+def at_most_claim(value, claim) -> bool:
+    """Sound `value <= claim`: exact for a rational claim, else against the claim rounded down."""
+    claim = sp.sympify(claim)
+    if claim.is_Rational:
+        return bool(exact(value) <= claim)
+    return bool(value <= _claim_lower(claim))
+
+
 def _claim_lower(expr) -> mpmath.mpf:
     """A number certainly <= the exact claim (sympy evaluates to 60 digits; a margin covers it)."""
     with mpmath.workdps(60):
@@ -73,14 +81,15 @@ def exact(v):
 
 
 def certify(mech: Mechanism, outcome):
-    """(epsilon_upper or None, checks)."""
+    """(epsilon_upper or None, checks, within): `within` is True only when the rate is shown
+    <= the claim by a sound comparison (the bound against the claim rounded down, or an exact proof)."""
     checks = []
     regions, proof_checks, _ = bound_conditions(mech)
     checks += proof_checks
     if not regions or any(c.status != CERTIFIED for c in proof_checks if c.status != "skipped"):
         checks.append(Check("certificate.rate", UNKNOWN, "none",
                             "the bound's conditions are not established by sound methods"))
-        return None, checks
+        return None, checks, False
     upper, lower, ev = family_rate(mech, regions)
     claim_eps = mech.spec.claim.epsilon
     consts = [(lbl, mpmath.nstr(v, 12)) for lbl, v in paper_constants(mech.family, mech.eta, mech.spec.bound.gamma)]
@@ -91,11 +100,12 @@ def certify(mech: Mechanism, outcome):
                             "the pure rate is unbounded (the family's score term grows without bound)"
                             + ("; the approximate claim is decided by the hockey-stick route" if approx else ""),
                             evidence))
-        return approximate(mech, checks) if approx else (None, checks)
+        return approximate(mech, checks) if approx else (None, checks, False)
     detail = f"eps_cert in [{mpmath.nstr(lower, 10)}, {mpmath.nstr(upper, 10)}] (arb branch and bound, tol {TOL})"
     method = "arb branch-and-bound"
     eps_upper = upper
-    if upper > _claim_lower(claim_eps) and lower <= _claim_lower(claim_eps):
+    within = at_most_claim(upper, claim_eps)
+    if not within and at_most_claim(lower, claim_eps):
         # the enclosure straddles the claim: try an exact proof that the rate is <= the claim
         for label, a, c in regions:
             st, why = prove_rate_at_most(mech.family, sp.sympify(mech.eta) * exact(a), exact(c), claim_eps)
@@ -103,17 +113,17 @@ def certify(mech: Mechanism, outcome):
             if st != CERTIFIED:
                 break
         else:
-            eps_upper = mp_exact(claim_eps)
+            eps_upper, within = mp_exact(claim_eps), True
             method += " + z3"
             detail += f"; z3 proves eps_cert <= {claim_eps} exactly"
     checks.append(Check("certificate.rate", CERTIFIED, method, detail, evidence))
     if outcome.epsilon_lower is not None and outcome.epsilon_lower > eps_upper:
         checks.append(Check("consistency", REFUTED, "audit vs certificate",
                             "a verified loss rate exceeds the certified bound: the model is inconsistent"))
-        return None, checks
-    if mech.spec.claim.delta != 0 and not eps_upper <= _claim_lower(claim_eps):
+        return None, checks, False
+    if mech.spec.claim.delta != 0 and not within:
         return approximate(mech, checks)
-    return eps_upper, checks
+    return eps_upper, checks, within
 
 
 def approximate(mech: Mechanism, checks):
@@ -123,13 +133,14 @@ def approximate(mech: Mechanism, checks):
             and mech.query.lipschitz is not None):
         checks.append(Check("certificate.delta", UNKNOWN, "none",
                             "no sound hockey-stick bound for this family / growth / bound"))
-        return None, checks
+        return None, checks, False
     bound = mech.eta + bs.gamma * sp.Max(1, sp.log(1 / sp.sympify(delta)))
     with mpmath.workdps(60):
         if sp.simplify(mech.spec.claim.epsilon - bound) == 0:
-            eps_upper = mp_exact(mech.spec.claim.epsilon)  # exactly the claim (sympy shows the tie)
+            eps_upper, within = mp_exact(mech.spec.claim.epsilon), True  # sympy shows the exact tie
         else:
             eps_upper = mp_exact(bound) * (1 + mpmath.mpf(10) ** -40)
+            within = at_most_claim(eps_upper, mech.spec.claim.epsilon)
         ratio = (mp_exact(mech.spec.claim.epsilon) - mp_exact(mech.eta)) / mp_exact(bs.gamma)
         delta_upper = mpmath.exp(-ratio) if ratio >= 1 else None
     shown = "n/a (needs epsilon >= eta + gamma)" if delta_upper is None else mpmath.nstr(delta_upper, 6)
@@ -137,4 +148,4 @@ def approximate(mech: Mechanism, checks):
                         f"(eta + gamma max(1, ln 1/delta), delta)-GP: epsilon <= {mpmath.nstr(eps_upper, 12)}; "
                         f"at the claimed epsilon, delta <= {shown}",
                         {"delta_upper_at_claim": None if delta_upper is None else mpmath.nstr(delta_upper, 20)}))
-    return eps_upper, checks
+    return eps_upper, checks, within
