@@ -5,7 +5,7 @@ M(x) = f(x) + (B(x)/eta) Z has privacy-loss rate at most
 
     R = sup_u g(u),    g(u) = eta a |psi(u)| + c |1 + u psi(u)|,
 
-psi = h'/h the score of Z (design.md, "The mathematics of a certificate"). ``enclose_rate``
+psi = h'/h the score of Z (docs/certificate.md). ``enclose_rate``
 encloses R with python-flint arb: ``lower`` is attained (g at an explicit u_star) and ``upper``
 is a guaranteed bound; NaN or infinity never becomes a finite ``upper`` (fail closed).
 

@@ -4,7 +4,7 @@ Pure claims (delta = 0) on the convex domain R^d with the Euclidean metric: if, 
 |grad f| <= a_R B and |grad ln B| <= c_R (proved), with f and B continuous, then along any segment
 |ln p_x(y) - ln p_x'(y)| <= eps_cert * dist with
 
-    eps_cert = max_R sup_u [eta a_R |psi(u)| + c_R |1 + u psi(u)|]     (design.md),
+    eps_cert = max_R sup_u [eta a_R |psi(u)| + c_R |1 + u psi(u)|]     (docs/certificate.md),
 
 enclosed with arb (family_sup) or, where it meets the claim exactly, proved with z3 (family_z3).
 Approximate claims: a certified pure epsilon <= the claim settles any delta; otherwise Laplace noise

@@ -1,5 +1,5 @@
 """Research validation: a registry of the concrete, checkable claims of the four papers in
-``shared/papers`` (Liang-Yi, PolyPlace, Laud et al., Liu et al.), each checked independently
+papers gpaudit implements (Liang-Yi, PolyPlace, Laud et al., Liu et al.), each checked independently
 in high precision and given a verdict ``verified | refuted | unknown``.
 
 "verified" from a numeric sweep means *no counterexample was found over the sweep*; the

@@ -99,7 +99,7 @@ def proof_md(mech, outcome, root=".") -> str:
                  "(ln B*(x) - ln B*(x') <= ln g(d) <= gamma d). The numerical grid that the audit uses "
                  "only approximates B*; this proof is about B* itself.\n")
     else:
-        L.append("Along a segment x(t), d/dt ln p_x(t)(y) = -(ln b)'(1 + u psi(u)) - psi(u) a'/b (design.md). "
+        L.append("Along a segment x(t), d/dt ln p_x(t)(y) = -(ln b)'(1 + u psi(u)) - psi(u) a'/b (docs/certificate.md). "
                  "If on every region R |grad f| <= a_R B and |grad ln B| <= c_R, and f, B are continuous "
                  "(so ln B and f are absolutely continuous along every segment), the privacy-loss rate is "
                  "at most max_R sup_u [eta a_R |psi(u)| + c_R |1 + u psi(u)|]; with a_R <= 1 and c_R <= gamma "

@@ -283,7 +283,7 @@ def _needs_two_point(spec) -> str | None:
 
 
 SKIP_TWO_POINT = ("not needed: Lambda = inf and delta = 0, so the local conditions (cover, smooth, "
-                  "continuity) carry the certificate along segments of the convex domain (design.md)")
+                  "continuity) carry the certificate along segments of the convex domain (docs/certificate.md)")
 
 
 def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:

@@ -366,7 +366,7 @@ def _directional_rate(mech, P: np.ndarray, d: float) -> np.ndarray:
 
 
 def local_rate(family, eta: float, gamma: float, u: np.ndarray, a: float = 1.0) -> np.ndarray:
-    """eta a |psi(u)| + gamma |1 + u psi(u)|: the rate of design.md's certificate at u."""
+    """eta a |psi(u)| + gamma |1 + u psi(u)|: the rate of the certificate at u (docs/certificate.md)."""
     psi = family.score_np(u)
     return eta * a * np.abs(psi) + gamma * np.abs(1 + u * psi)
 
