@@ -9,18 +9,10 @@ import time
 
 
 from .audit.run import audit
+from .certify.pipeline import certify
 from .model.mechanism import build_mechanism
 from .spec.load import load_spec
 from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Result
-
-
-def _certify(mech, outcome):
-    """The certificate stage (sound methods only); absent or failing, it contributes unknown."""
-    try:
-        from .certify.pipeline import certify
-    except ImportError:
-        return None, [], False
-    return certify(mech, outcome)
 
 
 def decide(witness, within_claim: bool, cert_checks) -> str:
@@ -41,7 +33,7 @@ def check_spec(spec, progress=None, seed=None, effort=None) -> Result:
     seed = spec.audit.seed if seed is None else seed
     effort = effort or spec.audit.effort
     outcome = audit(mech, seed=seed, effort=effort, progress=progress)
-    upper, cert_checks, within = _certify(mech, outcome)
+    upper, cert_checks, within = certify(mech, outcome)
     verdict = decide(outcome.witness, within, cert_checks)
     claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)}
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,

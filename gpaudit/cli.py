@@ -11,7 +11,7 @@ import mpmath
 
 from . import __version__
 from .errors import ConfigError
-from .verdict import CONFIG_ERROR_EXIT, UNKNOWN, Check, Result
+from .verdict import CONFIG_ERROR_EXIT, Result
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
 2 usage or configuration error, 4 (check --baseline only) verdicts pass but the run regressed.
@@ -81,6 +81,7 @@ def cmd_check(args) -> int:
         for line in errors:
             print(f"gpaudit: error: {line}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
+    from .api import internal_error_result
     from .check import check_spec
     from .report.json_report import result_to_json, write_json_atomic
 
@@ -95,9 +96,7 @@ def cmd_check(args) -> int:
             print(f"gpaudit: internal error on {spec.path}: {detail}", file=sys.stderr)
             if os.environ.get("GPAUDIT_DEBUG"):
                 traceback.print_exc()
-            r = Result(spec.name, spec.path, spec.sha256, UNKNOWN,
-                       {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
-                       checks=[Check("internal", UNKNOWN, "none", detail)])
+            r = internal_error_result(spec, err)
         prog.done()
         print_result(r, args.quiet)
         results.append(r)

@@ -49,13 +49,13 @@ def _intervals(mech: Mechanism, x, xp, level):
 
 
 def _prob_mp(mech: Mechanism, x, lo, hi):
+    """P[M(x) in [lo, hi]] from the family's exact distribution functions (mpmath)."""
     a, b = mech.centre_scale_mp(x)
     fam = mech.family
-    upper = mpmath.mpf(1) if hi == np.inf else fam.cdf_mp((mpmath.mpf(hi) - a) / b)
-    lower = mpmath.mpf(0) if lo == -np.inf else fam.cdf_mp((mpmath.mpf(lo) - a) / b)
-    if lo != -np.inf and hi == np.inf:
-        return fam.sf_mp((mpmath.mpf(lo) - a) / b)
-    return upper - lower
+    if hi == np.inf:
+        return mpmath.mpf(1) if lo == -np.inf else fam.sf_mp((mpmath.mpf(lo) - a) / b)
+    below = mpmath.mpf(0) if lo == -np.inf else fam.cdf_mp((mpmath.mpf(lo) - a) / b)
+    return fam.cdf_mp((mpmath.mpf(hi) - a) / b) - below
 
 
 def hockey_stick_mp(mech: Mechanism, x, xp, dps=50):

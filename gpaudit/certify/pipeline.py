@@ -41,23 +41,11 @@ def _claim_lower(expr) -> mpmath.mpf:
 
 
 def bound_conditions(mech: Mechanism):
-    """(regions [(label, a, c)], checks) from the proof stage, or the Lemma 3.1 route."""
-    try:
-        from ..prove import prove_conditions
-    except ImportError:
-        prove_conditions = None
-    if prove_conditions is not None:
-        out = prove_conditions(mech)
-        regions = [(r.region, r.a, r.c) for r in out.regions]
-        return regions, list(out.checks), out.witness
-    # Without the proof stage: only B* exactly as Definition 9 (Lemma 3.1) of a Lipschitz query.
-    bs = mech.spec.bound
-    if bs.kind == "smooth_sensitivity" and mech.bound.expr is None and mech.query.lipschitz is not None:
-        chk = Check("proof.conditions", CERTIFIED, "theorem: Liang-Yi Lemma 3.1",
-                    "B* as Definition 9 defines it is a g-smooth upper bound of L_f; so |grad f| <= B "
-                    "and |grad ln B| <= gamma")
-        return [("all of R^d", mpmath.mpf(1), mp_exact(bs.gamma))], [chk], None
-    return [], [Check("proof.conditions", UNKNOWN, "none", "no proof stage for this bound")], None
+    """(regions [(label, a, c)], checks, witness) from the proof stage (gpaudit.prove)."""
+    from ..prove import prove_conditions  # deferred: z3 loads only when a certificate is wanted
+
+    out = prove_conditions(mech)
+    return [(r.region, r.a, r.c) for r in out.regions], list(out.checks), out.witness
 
 
 def family_rate(mech: Mechanism, regions):
