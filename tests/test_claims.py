@@ -23,7 +23,13 @@ from gpaudit.claims import PAPERS, REGISTRY, render_table, results_to_json, run_
 from gpaudit.claims import liang_yi as ly, liu, polyplace as pp
 from gpaudit.claims.registry import GenCauchy, PWL, StudentT, laplace_hs, rate_sup, smooth_sens_2d, two_point_sup
 
-mp.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _reference_precision():
+    """This module's reference computations run at 50 digits, set per test (never globally)."""
+    with mp.workdps(50):
+        yield
 TOL = mp.mpf("1e-20")
 
 
@@ -223,6 +229,29 @@ def rc_pair_counts(r):
     assert opp == 2 * n0 * n1 != n0 * n1
 
 
+def rc_ly_cor31(r):
+    K, eps, x, xp, y = (W(r, k) for k in ("K", "eps", "x", "x_prime", "y"))
+    s = K / eps  # the printed pdf prop. to e^{-(K/eps)|y - Kx|}
+    assert s * (abs(y - K * xp) - abs(y - K * x)) > 2 * eps * abs(x - xp)
+
+
+def rc_ly_appb2(r):
+    d, h, eps = (W(r, k) for k in ("d", "h", "eps"))
+    E = mp.quad(lambda z: mp.exp(-(d + z) ** 2 / (2 * h * h)) * eps / 2 * mp.exp(-eps * abs(z)), [-mp.inf, -d, 0, mp.inf])
+    assert d > h and eps * h > 1 and E < mp.exp(-d * d / (2 * h * h)) * mp.exp((d * d / h ** 2 - 1) / (eps * h) ** 2)
+
+
+def rc_ly_lemma36_step(r):
+    e, g, d, Bx, Bxp, df = (W(r, k) for k in ("eta", "gamma", "d", "B_x", "B_x_prime", "abs_df"))
+    assert Bxp <= (1 + g * d) * Bx and df <= min(Bx, Bxp) * d
+    assert mp.log1p(g * d) + df * e / Bx > g * d + e * df / Bxp
+
+
+def rc_ly_appa2(r):
+    A, b = W(r, "A"), W(r, "b")
+    assert abs((A - b) - mp.sqrt(A * A - b * b)) > mp.mpf("0.1")
+
+
 def rc_pp_lemma13(r):
     a = Fraction(3, 2)
     am = mp.mpf(a.numerator) / a.denominator
@@ -365,6 +394,10 @@ RECHECK = {
     ("liang-yi", "Lemma 4.7 (S_1 term as derived)"): rc_kde47(False),
     ("liang-yi", "Sec 1 / Table 1 (Laplace-based variances)"): rc_table1,
     ("liang-yi", "Sec 4.1.1 (pair counts)"): rc_pair_counts,
+    ("liang-yi", "Corollary 3.1"): lambda r: rc_ly_cor31(r),
+    ("liang-yi", "App. B.2 (M_1 bias bound)"): lambda r: rc_ly_appb2(r),
+    ("liang-yi", "App. A.2 (Claim 4.2 proof, case (2) display)"): lambda r: rc_ly_appa2(r),
+    ("liang-yi", "Lemma 3.6 (proof, case b <= b')"): lambda r: rc_ly_lemma36_step(r),
     ("polyplace", "Lemma 13"): rc_pp_lemma13,
     ("polyplace", "Lemma 13 (proof, final display)"): rc_pp_lemma13_proof,
     ("polyplace", "Lemma 9 (proof, bound on lambda_s)"): rc_pp_lemma9,
@@ -379,6 +412,28 @@ RECHECK = {
     ("liu", "Remark 8 / Theorem 3(i) (explicit bound)"): rc_liu_remark8,
     ("liu", "Theorem 5 (DP part)"): rc_liu_thm5,
 }
+
+
+def _laud_rechecks():
+    """laud: the witnesses of the claims added later are recomputed in tests/test_claims_laud.py."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("_laud_rechecks", Path(__file__).with_name("test_claims_laud.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.RECHECK
+
+
+RECHECK.update({k: v for k, v in _laud_rechecks().items() if k not in RECHECK})
+
+
+# polyplace's newer refutations are rechecked (own density code) in test_claims_polyplace.py
+from test_claims_polyplace import PP_RECHECK  # noqa: E402  (tests/ is on sys.path via conftest)
+RECHECK.update({k: v for k, v in PP_RECHECK.items() if k not in RECHECK})
+
+# liu's newer refutations are rechecked (scipy / mpmath code written from the paper) in test_claims_liu.py
+from test_claims_liu import RECHECK_LIU  # noqa: E402
+RECHECK.update({("liu", k): v for k, v in RECHECK_LIU.items() if ("liu", k) not in RECHECK})
 
 
 def test_every_refutation_has_an_independent_recheck(results):
@@ -541,10 +596,15 @@ def test_render_table_and_json(results):
     s = json.dumps(js)
     back = json.loads(s)
     assert len(back) == len(results)
-    keys = {"paper", "paper_title", "claim_id", "statement", "verdict", "evidence", "witness", "condition", "seconds"}
+    keys = {"paper", "paper_title", "claim_id", "statement", "verdict", "evidence", "witness", "condition", "seconds",
+            "severity", "quote", "reading", "restated_from", "intended", "method"}
     for d in back:
         assert set(d) == keys
         assert d["verdict"] in ("verified", "refuted", "unknown")
+        # every claim quotes its paper and states its reading; every non-verified one is graded
+        assert d["quote"] and d["reading"] and d["method"], d["claim_id"]
+        assert (d["severity"] is None) == (d["verdict"] == "verified"), d["claim_id"]
+        assert d["severity"] in (None, "error", "minor", "typo", "imprecise")
         if d["witness"]:
             assert all(isinstance(v, str) for v in d["witness"].values())
             for v in d["witness"].values():  # decimal strings (or short labels), never floats

@@ -53,6 +53,12 @@ def results_to_json(results: list[ClaimResult]) -> list[dict]:
             "evidence": r.evidence,
             "witness": {str(k): str(v) for k, v in r.witness.items()} if r.witness else None,
             "condition": r.condition,
+            "severity": r.severity,
+            "quote": r.quote,
+            "reading": r.reading,
+            "restated_from": r.restated_from,
+            "intended": r.intended,
+            "method": r.method,
             "seconds": f"{r.seconds:.3f}",
         })
     return out
@@ -102,15 +108,24 @@ def render_markdown(results: list[ClaimResult]) -> str:
         rows = [r for r in results if r.paper == paper]
         if not rows:
             continue
-        out += [f"## {title}", "", "| claim | verdict | statement | evidence |", "|---|---|---|---|"]
-        out += [f"| {cell(r.claim_id)} | **{r.verdict}** | {cell(r.statement)} | {cell(r.evidence)} |" for r in rows]
+        out += [f"## {title}", "", "| claim | verdict | severity | statement | evidence |", "|---|---|---|---|---|"]
+        out += [f"| {cell(r.claim_id)} | **{r.verdict}** | {r.severity or ''} | {cell(r.statement)} | {cell(r.evidence)} |"
+                for r in rows]
         out.append("")
     refuted = [r for r in results if r.verdict == "refuted"]
     if refuted:
         out += ["## Refutations and their witnesses", ""]
         for r in refuted:
-            out.append(f"### [{r.paper}] {r.claim_id}")
+            out.append(f"### [{r.paper}] {r.claim_id}" + (f" ({r.severity})" if r.severity else ""))
             out += ["", cell(r.statement), ""]
+            if r.quote:
+                out += [f"> {cell(r.quote)}", ""]
+            if r.restated_from:
+                out += [f"(a restatement of {cell(r.restated_from)})", ""]
+            if r.reading:
+                out += [f"Reading: {cell(r.reading)}", ""]
+            if r.intended:
+                out.append(f"- intended statement: {cell(r.intended)}")
             out += [f"- `{k}` = `{v}`" for k, v in (r.witness or {}).items()]
             if r.condition:
                 out.append(f"- needs: {cell(r.condition)}")

@@ -13,11 +13,188 @@ from itertools import product
 import mpmath as mp
 import numpy as np
 
-from .registry import (GenCauchy, Outcome, PWL, StudentT, check_eps_formula, check_ss_1d, claim, dec,
+from .registry import (GenCauchy, Outcome, PWL, StudentT, check_eps_formula, check_ss_1d, dec,
                        eps_outcome, golden_max, quad_outcome, compare_closed_form, closed_form_outcome, quad0inf, quad_line, scan_roots, smooth_sens_2d, smooth_sens_smooth,
                        ss_outcome, laplace_grid_sup, logratio, rate_sup, rel_err, smooth_sens_1d, two_point_sup, wit)
 
+from .registry import claim as _register
+
 P = "liang-yi"
+
+# --------------------------------------------------------------------------------------
+# the paper's words (verbatim from the .md; " [...] " joins non-adjacent pieces) and
+# gpaudit's reading of them, keyed by claim id
+# --------------------------------------------------------------------------------------
+NRS = "Nissim, Raskhodnikova & Smith 2007 (NRS07), 'Smooth sensitivity and sampling in private data analysis'"
+QUOTES: dict[str, tuple[str, str, str | None]] = {
+    "Sec 2.1 (Laplace variance)": (
+        r"A random variable $Z \sim \text{Lap}(a, b)$ has mean a and variance $2b^2$.",
+        "for the pdf (1/(2b)) e^{-|y-a|/b}, b > 0: E[Z] = a and E[(Z-a)^2] = 2 b^2; checked symbolically (sympy, "
+        "general a, b > 0) and by 50-digit quadrature at six (a, b)", None),
+    "Sec 2.1 (GenCauchy constant)": (
+        r"where $c_{p, \theta} = \frac{p\Gamma(\theta)}{2\Gamma(1/p)\Gamma(\theta-1/p)}$. We denote this distribution family as $\text{GenCauchy}(a, b, p, \theta)$.",
+        "c_{p,theta} * int_R (1+|z|^p)^-theta dz = 1 for b, p > 0, p theta > 1 (the display's c_{beta,theta} read as "
+        "c_{p,theta}); quadrature at 8 (p, theta) pairs", None),
+    "Sec 2.1 (GenCauchy p=4 variance)": (
+        r"In particular, for $p = 4$ and $\theta = 1$, Z has variance $\text{Var}(Z) = 1$.",
+        "Z ~ GenCauchy(0, 1, 4, 1) (scale b = 1, as in the paper's use of Z) has E[Z^2] = 1", None),
+    "Sec 2.1 (Student-t constant and variance)": (
+        r"where $c_\nu = \frac{\Gamma(\frac{\nu+1}{2})}{\sqrt{\pi}\Gamma(\frac{\nu}{2})}$. We denote this family as $\mathcal{T}_\nu(a, \tau)$. For $\nu > 2$, a random variable $Z \sim \mathcal{T}_\nu(a, \tau)$ has expectation $\mathbb{E}[Z] = a$ and variance $\text{Var}(Z) = \tau^2 \frac{\nu}{\nu-2}$.",
+        "the printed pdf integrates to 1 for nu > 0 and its variance is tau^2 nu/(nu-2) for nu > 2; quadrature at "
+        "nu in {0.5,1,2.5,3,5,30}, tau in {0.7,2}", None),
+    "Sec 2.1 (GenCauchy = Student-t)": (
+        r"Note that the generalized Cauchy distribution coincides with the student's t distribution for the special case where $p = 2$, $b = \sqrt{\nu}\tau$ and $\theta = (\nu + 1)/2$.",
+        "the two printed pdfs agree pointwise for those parameters (16 parameter sets x 6 points)", None),
+    "Lemma 3.3": (
+        r"Fix $\varepsilon, \gamma > 0$, let $\Lambda \in \mathbb{R}_{>0} \cup \{\infty\}$. Suppose $B(\cdot)$ is a $g_E(\cdot; \gamma)$ -smooth upper bound on $L_{f,\Lambda}$ of a function $f : U \rightarrow \mathbb{R}$. Then the mechanism M which on input x releases $M(x) := f(x) + \frac{B(x)}{\eta} \cdot Z$, where $Z \sim \text{GenCauchy}(0, 1, p > 1, \theta \geq 1)$, is $(\varepsilon, 0, \Lambda)$ -GP, where $\varepsilon = \max(\gamma, (p\theta - 1)\gamma) + (p - 1)^{\frac{p-1}{p}} \theta \eta$.",
+        "for every f, B with |f(x)-f(x')| <= B(x') d and B(x)/B(x') in [e^{-gamma d}, e^{gamma d}], the output "
+        "densities satisfy |ln p_x(y) - ln p_x'(y)| <= eps d; checked as true worst-case rate (local rate and exact "
+        "two-point sup) <= claimed eps over a (p, theta, gamma, eta) grid", None),
+    "Corollary 3.2": (
+        r"Let $f : U \rightarrow \mathbb{R}^m$ equipped with the ℓ_1 metric $\|\cdot\|_1$. Suppose $B(\cdot)$ is a $g_E(\cdot; \gamma)$ -smooth upper bound on $L_{f, \Lambda}$. Then the mechanism M which on input x releases $M(x) := f(x) + \frac{B(x)}{\eta} \cdot Z$, where $Z = [Z_1, \dots, Z_m]^T$ and each $Z_j \sim_{iid} \text{GenCauchy}(0, 1, p > 1, \theta \geq 1)$, is $(\varepsilon, 0, \Lambda)$ -GP, where $\varepsilon = \max(m\gamma, m(p\theta - 1)\gamma) + (p - 1)^{\frac{p-1}{p}} \theta \eta$.",
+        "m independent coordinates sharing the scale B(x)/eta, ||f(x)-f(x')||_1 <= B d: the worst local loss rate "
+        "(scale change on all m coordinates, the l1 shift budget on the best coordinate) <= claimed eps", None),
+    "Lemma 3.5": (
+        r"Then the mechanism M which on input x releases $M(x) := f(x) + \frac{B(x)}{\eta} \cdot Z$, where $Z \sim \mathcal{T}_\nu(0, 1)$ for $\nu > 1$, is $(\varepsilon, 0, \Lambda)$ -GP, where $\varepsilon = \nu\gamma + \frac{\nu+1}{2\sqrt{\nu}}\eta$.",
+        "as for Lemma 3.3, with Student-t noise, nu in {1.5,2,3,4,10}", None),
+    "Remark after Lemma 3.5 (numbers)": (
+        r"As an example, plugging in $\gamma = 0.1$, $\eta = 0.5$ and $p = 4 = \nu$, Lemma 3.3 gives $\varepsilon \approx 1.44$ (vs. $\varepsilon = 3$ by [NRS07]), and Lemma 3.5 gives $\varepsilon = 1.025$ (vs. $\varepsilon = 1.125$ by [BS19]).",
+        "Lemma 3.3 (theta = 1), NRS (p+1)(gamma+eta), Lemma 3.5 and BS (nu+1) gamma + (nu+1)/(2 sqrt nu) eta evaluated "
+        "exactly at gamma = 0.1, eta = 0.5, p = nu = 4; '~1.44' read as rounding to 2 decimals",
+        "the NRS07 and Bun & Steinke 2019 (BS19) constants, as the remark restates them"),
+    "Remark after Lemma 3.5 (GenCauchy theta=1 constant)": (
+        r"In particular, here we have with the $\text{GenCauchy}(0, 1, p > 1, 1)$ distribution, $\varepsilon = (p - 1)\gamma + (p - 1)^{(p-1)/p}\eta$ vs. $\varepsilon = (p + 1)\gamma + (p + 1)\eta$ in [NRS07]",
+        "for every p > 1 the GenCauchy(0,1,p,1) mechanism with a g_E(gamma)-smooth bound is eps-GP (and, with "
+        "dist_H, eps-DP) with eps = (p-1) gamma + (p-1)^((p-1)/p) eta; both p >= 2 (agrees with Lemma 3.3) and "
+        "1 < p < 2 are checked", None),
+    "Lemma 3.6": (
+        r"Let g_L be the function defined by $g_L(x, x') = 1 + \gamma \cdot \text{dist}(x, x')$. Let $B(\cdot)$ be a g_L -smooth upper bound on $L_{f, \Lambda}$ of a function $f : U \rightarrow \mathbb{R}$. Then the mechanism M which on input x releases $M(x) := f(x) + \frac{B(x)}{\eta} \cdot Z$, where $Z \sim \text{Lap}(0, 1)$, is $(\varepsilon = \eta + \gamma \ln(1/\delta), \delta, \Lambda)$ -GP.",
+        "for two inputs at distance d: b'/b in [1/(1+gamma d), 1+gamma d], |a-a'| <= eta d min(b,b'); the exact "
+        "Laplace hockey-stick divergence at level e^{eps d} is <= delta", None),
+    "Lemma 2.2(1)": (
+        r"M is ε -DP, for $\gamma \leq \frac{\varepsilon}{2(p+1)}$, $\eta = \frac{\varepsilon}{2(p+1)}$, and Z drawn from a distribution with pdf $h(z) \propto \frac{1}{1+|z|^p}$ where $p > 1$;",
+        "DP neighbours: b'/b in [e^-gamma, e^gamma], |shift| <= eta min(b,b'); the privacy loss is <= eps = 1", NRS),
+    "Lemma 2.2(2)": (
+        r"M is (ε, δ) -DP, for $\gamma \leq \frac{\varepsilon}{2 \ln(2/\delta)}$ with $\delta \in (0, 1)$, $\eta = \frac{\varepsilon}{2}$, and $Z \sim \text{Lap}(0, 1)$.",
+        "DP neighbours as for Lemma 2.2(1); exact Laplace hockey-stick divergence at level e^eps <= delta", NRS),
+    "Sec 4.1.3 (Student-t calibration)": (
+        r"By Lemma 3.3, ε -GP is achieved if each user i sends $M_\nu(x_i) := f_\tau(x_i) + Z_i$, where $Z_i \sim \mathcal{T}_\nu(0, \frac{B^*(x_i)}{\eta})$, for appropriately chosen $\gamma > 0$, $\nu > 2$ and $\eta \leq \frac{2\sqrt{\nu}}{\nu+1}\varepsilon$.",
+        "natural reading: for nu > 2 and every eta < 2 sqrt(nu)/(nu+1) eps there is a gamma > 0 (Lemma 3.5: any "
+        "gamma <= (eps - (nu+1)/(2 sqrt nu) eta)/nu) making M_nu eps-GP; the eta bound is the gamma -> 0 limit of "
+        "Lemma 3.5's budget. Literal reading: also at the boundary eta = 2 sqrt(nu)/(nu+1) eps, where no gamma > 0 "
+        "is appropriate. Both are checked", None),
+    "Claim 3.4": (
+        r"For $c > 1$, the function $\phi_c : \mathbb{R}_{\geq 0} \rightarrow \mathbb{R}_{\geq 0}$ defined by $\phi_c(z) := \ln(1 + z^c)$ satisfies $\forall z : |\phi'_c(z)| \leq (c-1)^{\frac{c-1}{c}}$.",
+        "sup_{z >= 0} c z^(c-1)/(1+z^c) = (c-1)^((c-1)/c) for every c > 1 (the bound and its tightness)", None),
+    "Lemma 4.1": (
+        r"For $g_E : (x, x') \mapsto e^{\gamma \text{dist}(x, x')}$, the g_E -smooth sensitivity for f_τ is",
+        "B*(x) = sup_z L_{f_tau,inf}(z) e^{-gamma|x-z|} equals max(1/(|x-T|+tau/2), e^{-gamma(|x-T|-tau/2)}/tau) for "
+        "|x-T| > tau/2 and 1/tau inside the band; brute force at points on both sides, near and far", None),
+    "Lemma 4.1 (proof, final expression)": (
+        r"Thus, φ is maximized at either end point, with function value $\varphi(v_x) = \frac{1}{v_x} = \frac{1}{|x-T|+\tau/2}$, or $\varphi(\tau) = \frac{1}{\tau}e^{-\gamma v_x-\tau} = \frac{1}{\tau}e^{-\gamma|x-T|+\tau/2-\tau} = \frac{1}{\tau}e^{-\gamma|x-T|-\tau/2}$.",
+        "phi(v) = (1/v) e^{-gamma(v_x - v)} at v = tau, as printed ((1/tau) e^{-gamma|x-T| - tau/2}), against the "
+        "true endpoint value and against the lemma's own statement (1/tau) e^{-gamma(|x-T|-tau/2)}; the note after "
+        "the proof prints a third form, e^{-gamma|x-T|+tau/2}", None),
+    "App. C.3 (bounded range)": (
+        r"one can show that, for $g_E : (x, x') \mapsto e^{\gamma \text{dist}(x, x')}$, the g_E -smooth sensitivity for $L_{f,\infty}$ at x can be computed as",
+        "for the tent f_tau (m read as (l+r)/2), B*(x) equals the printed three-case formula; brute force", None),
+    "App. C.1 (sampler)": (
+        r"H(q) := \int_0^q \frac{1}{1+z^4} dz = \frac{1}{4\sqrt{2}} \left(\ln \left(\frac{q^2 + \sqrt{2}q + 1}{q^2 - \sqrt{2}q + 1} \right) + 2 \tan^{-1} (1 + \sqrt{2}q) - 2 \tan^{-1} (1 - \sqrt{2}q) \right).",
+        "the closed form of H equals the integral for q >= 0, and the printed F is the cdf of GenCauchy(0,1,4,1) "
+        "(limits 0 and 1, F' = the pdf sqrt(2)/(pi (1+q^4)))", None),
+    "Sec 1 / Table 1 (Laplace-based variances)": (
+        r"This leads to an unbiased estimator of $\frac{1}{n} \sum_i f(x_i)$ with variance $1/(\varepsilon^2 n)$.",
+        "Table 1 ('Variance' row: Delta_f^2/(eps^2 n) for f(x_i)+Lap(Delta_f/eps), K_f^2/(eps^2 n) for the K_f "
+        "column) and Section 1 (1/(eps^2 n) with Delta_f = 1): the variance of the mean of n iid "
+        "Lap(0, Delta_f/eps) noises; Var Lap(b) = 2 b^2 gives 2 Delta_f^2/(eps^2 n)", None),
+    "Sec 4.1.1 (noise-a-priori MSE)": (
+        r"\mathbb{E}[(\tilde{A} - A)^2] &= \mathbb{E}\left[\left(\frac{1}{n} \sum_i (\tilde{y}_i - y_i)\right)^2\right]",
+        "the printed final MSE expression (ordered pairs i != j) equals E[(A~ - A)^2] for M_0 with Lap(1/eps) noise; "
+        "exact enumeration of the 2^n error patterns", None),
+    "Sec 4.1.1 (pair counts)": (
+        r"Then $|(i, j) \in I_{0,0} \cup I_{1,1} : i \neq j| = \frac{n_0(n_0-1)}{2} + \frac{n_1(n_1-1)}{2} = \frac{n(n-1)}{2} - n_0 \cdot n_1$, while $|(i, j) \in I_{0,1} \cup I_{1,0} : i \neq j| = n_0 \cdot n_1$.",
+        "literal reading: I_{m,k} = {(i,j): i in I_m, j in I_k} are sets of ordered pairs (the paper's definition, "
+        "and the MSE sums over ordered i != j); unordered reading: the number of pairs {i,j} of users. Both checked "
+        "exactly for all n0, n1 <= 12", None),
+    "Claim 4.2": (
+        r"The function f_τ defined above is $\frac{1}{\tau}$ -Lipschitz on \mathbb{R}^2 (w.r.t. $\|\cdot\|$).",
+        "|f_tau(p) - f_tau(q)| <= |p - q|/tau for all p, q in R^2 (f_tau as defined region by region)", None),
+    "Lemma 4.3": (
+        r"For $g_E(x, x') \mapsto e^{\gamma \text{dist}(x, x')}$, the g_E -smooth sensitivity of f_τ at $z = (z_1, z_2)$ can be computed as",
+        "the printed 8-case B*(z) equals sup_y L_{f_tau,inf}(y) e^{-gamma|z-y|} for every z in R^2 and all "
+        "0 < tau < 2 min(T1,T2), gamma > 0", None),
+    "Claim 4.4": (
+        r"Then $|\kappa_t(x) - \kappa_t(x')| \leq \frac{e^{-1/2}}{h} |x - x'|$ for all $x, x' \in \mathbb{R}$.",
+        "the Lipschitz bound holds and e^{-1/2}/h is the sup of |kappa'|", None),
+    "Lemma 4.6 (as printed)": (
+        r"we have for $x \neq t$, the g_E -smooth sensitivity",
+        "the printed closed form (S_1, S_2, S_3, phi_0, phi_1 exactly as printed) equals B*(x) = sup_{w != z} "
+        "|kappa(w)-kappa(z)|/|w-z| e^{-gamma|x-z|}", None),
+    "Lemma 4.6 (typos corrected)": (
+        r"\phi_0 : (c_w, c_z) &\mapsto e^{-c_w^2 c^2/2} - (1 + c^2(c_w - c_z)c_w) e^{-c_w^2 c^2/2},",
+        "Lemma 4.6 read charitably: phi_0's first exponent is -c_z^2 c^2/2 (as in App. A.5 eq. (2)) and the S_2 "
+        "candidate uses e^{-c^2/2}; the corrected closed form is compared with the true B*(x)", None),
+    "Lemma 4.7 (as printed)": (
+        r"we have for $x = t$, the g_E -smooth sensitivity",
+        "the printed closed form of B*(t) equals sup_{w != z} |kappa(w)-kappa(z)|/|w-z| e^{-gamma|t-z|}", None),
+    "Lemma 4.7 (S_1 term as derived)": (
+        r"\left| \frac{a(1+a) l_z^2 e^{-(1+a)^2 l_z^2/2}}{a l_z h} \right| e^{-\gamma l_z h} = \left| \frac{(1+a) l_z e^{-(1+a)^2 l_z^2/2}}{h} e^{-\gamma l_z h} \right|.",
+        "Lemma 4.7 with the S_1 term as its own derivation in App. A.4 gives it (no extra factor l_z)", None),
+}
+
+
+# claim id -> (method, severity of a non-verified result, intended statement) used where the checker
+# itself does not set them
+META: dict[str, tuple[str, str | None, str | None]] = {
+    "Remark after Lemma 3.5 (numbers)": ("exact", None, None),
+    "Remark after Lemma 3.5 (GenCauchy theta=1 constant)": ("exact", "error", None),
+    "Lemma 3.6": ("sweep", None, None),
+    "Lemma 2.2(1)": ("sweep", None, None),
+    "Lemma 2.2(2)": ("sweep", None, None),
+    "Claim 3.4": ("sweep", None, None),
+    "Lemma 4.1": ("sweep", None, None),
+    "App. C.3 (bounded range)": ("sweep", None, None),
+    "App. C.1 (sampler)": ("sweep", None, None),
+    "Sec 4.1.1 (noise-a-priori MSE)": ("sweep", None, None),
+    "Claim 4.4": ("sweep", None, None),
+    "Lemma 4.6 (as printed)": ("adversarial", "error", None),
+    "Lemma 4.6 (typos corrected)": ("adversarial", "error", None),
+    "Lemma 4.7 (as printed)": ("adversarial", "error", None),
+    "Lemma 4.7 (S_1 term as derived)": ("adversarial", "error", None),
+}
+
+
+def claim(paper, claim_id, statement, sweep=True):
+    """Register with the quote, reading and cited source of ``QUOTES[claim_id]``; the method and
+    severity of ``META[claim_id]`` fill whatever the checker's Outcome leaves unset."""
+    quote, reading, src = QUOTES[claim_id]
+    method, severity, intended = META.get(claim_id, ("", None, None))
+
+    def deco(fn):
+        def run(quick):
+            out = fn(quick)
+            if not out.method:
+                out.method = method
+            if out.verdict != "verified":
+                out.severity = out.severity or severity
+                out.intended = out.intended or intended
+            return out
+
+        run.__name__ = run.__qualname__ = getattr(fn, "__name__", "check")
+        _register(paper, claim_id, statement, sweep, quote=quote, reading=reading, restated_from=src)(run)
+        return fn
+
+    return deco
+
+
+def _m(out, method, severity=None, intended=None):
+    """Set the method (always) and, for a non-verified result, the severity and intended statement."""
+    out.method = method
+    if out.verdict != "verified":
+        out.severity = severity
+        out.intended = intended
+    return out
+
 
 
 # --------------------------------------------------------------------------------------
@@ -40,7 +217,24 @@ def laplace_variance(quick):
         h = lambda y: mp.exp(-abs(y - a) / b) / (2 * b)
         mean = quad_line(lambda y: y * h(y + a), b) + a
         worst = max(worst, rel_err(quad_line(lambda y: y * y * h(y + a), b), 2 * b * b), abs(mean - a))
-    return quad_outcome(worst, "mpmath quad (50 digits) of the moments, a in {0,-1.5}, b in {0.3,1,7}", 40)
+    out = quad_outcome(worst, "mpmath quad (50 digits) of the moments, a in {0,-1.5}, b in {0.3,1,7}", 40)
+    ok_sym = _laplace_moments_sympy()
+    if out.verdict == "verified" and not ok_sym:
+        out = Outcome("unknown", out.evidence + "; the symbolic computation disagreed")
+    out.evidence = "sympy (symbols a real, b > 0): int y h = a and int (y-a)^2 h = 2 b^2 exactly; cross-checked by " + out.evidence
+    return _m(out, "proof")
+
+
+def _laplace_moments_sympy():
+    import sympy as sp
+    y, a = sp.symbols("y a", real=True)
+    b = sp.symbols("b", positive=True)
+    h = sp.exp(-sp.Abs(y) / b) / (2 * b)  # centred density; mean a by translation
+    hp = sp.exp(-y / b) / (2 * b)  # y >= 0 half; the density is even
+    mass = sp.simplify(2 * sp.integrate(hp, (y, 0, sp.oo)))
+    m1 = sp.simplify(sp.integrate(y * hp, (y, 0, sp.oo)) - sp.integrate(y * hp, (y, 0, sp.oo)))  # odd moment
+    m2 = sp.simplify(2 * sp.integrate(y ** 2 * hp, (y, 0, sp.oo)))
+    return mass == 1 and m1 == 0 and sp.simplify(m2 - 2 * b ** 2) == 0 and h.subs(y, -y) == h
 
 
 @claim(P, "Sec 2.1 (GenCauchy constant)",
@@ -48,8 +242,8 @@ def laplace_variance(quick):
 def gencauchy_const(quick):
     grid = [("0.5", 3), ("1.2", 1), (2, 1), (3, 1), (4, 1), (2, "1.5"), ("7.5", 2), (4, "0.4")]
     worst = max(rel_err(gc_const(p, th) * 2 * quad0inf(lambda z: (1 + z ** mp.mpf(p)) ** (-mp.mpf(th))), 1) for p, th in grid)
-    return quad_outcome(worst, f"quad (z = e^s substitution, 50 digits) for (p,theta) in {grid}",
-                         cond="the pdf display writes c_{beta,theta}; read c_{p,theta}")
+    return _m(quad_outcome(worst, f"quad (z = e^s substitution, 50 digits) for (p,theta) in {grid}",
+                           cond="the pdf display writes c_{beta,theta}; read c_{p,theta}"), "sweep")
 
 
 @claim(P, "Sec 2.1 (GenCauchy p=4 variance)", "for p = 4 and theta = 1, Var(Z) = 1")
@@ -57,8 +251,16 @@ def gencauchy_var4(quick):
     c, b = gc_const(4, 1), mp.mpf(3)
     var = 2 * c * quad0inf(lambda z: z * z / (1 + z ** 4))
     var_b = 2 * c / b * quad0inf(lambda y: y * y / (1 + (y / b) ** 4))
-    return quad_outcome(rel_err(var, 1), f"quad: Var = {dec(var, 25)} for b = 1 (for scale b = 3 it is {dec(var_b, 12)} = b^2)",
-                         40, cond="b = 1 (the sentence is about GenCauchy(a, b, 4, 1); in general Var = b^2)")
+    import sympy as sp
+    zz = sp.symbols("z", positive=True)
+    c4 = sp.Integer(4) * sp.gamma(1) / (2 * sp.gamma(sp.Rational(1, 4)) * sp.gamma(sp.Rational(3, 4)))
+    var_sym = sp.simplify(2 * c4 * sp.integrate(zz ** 2 / (1 + zz ** 4), (zz, 0, sp.oo)))
+    out = quad_outcome(rel_err(var, 1), f"sympy: 2 c_(4,1) int_0^oo z^2/(1+z^4) dz = {var_sym} exactly; quad: Var = "
+                                        f"{dec(var, 25)} for b = 1 (for scale b = 3 it is {dec(var_b, 12)} = b^2)",
+                       40, cond="b = 1 (the sentence is about GenCauchy(a, b, 4, 1); in general Var = b^2)")
+    if var_sym != 1:
+        out = Outcome("unknown", out.evidence + " (symbolic value differs)")
+    return _m(out, "proof")
 
 
 @claim(P, "Sec 2.1 (Student-t constant and variance)",
@@ -72,7 +274,7 @@ def student_const_var(quick):
         worst = max(worst, rel_err(2 * quad0inf(h), 1))
         if nu > 2:
             worst = max(worst, rel_err(2 * quad0inf(lambda y: y * y * h(y)), tau ** 2 * nu / (nu - 2)))
-    return quad_outcome(worst, "quad (50 digits), nu in {0.5,1,2.5,3,5,30}, tau in {0.7,2}")
+    return _m(quad_outcome(worst, "quad (50 digits), nu in {0.5,1,2.5,3,5,30}, tau in {0.7,2}"), "sweep")
 
 
 @claim(P, "Sec 2.1 (GenCauchy = Student-t)",
@@ -86,7 +288,19 @@ def coincidence(quick):
             g = gc_const(2, th) / b * (1 + abs((y - a) / b) ** 2) ** (-th)
             t = t_const(nu) / (mp.sqrt(nu) * tau) * (1 + ((y - a) / tau) ** 2 / nu) ** (-(nu + 1) / 2)
             worst = max(worst, rel_err(g, t))
-    return quad_outcome(worst, "pdfs compared at 6 points x 16 parameter sets", 40)
+    import sympy as sp
+    nu_, tau_, u_ = sp.symbols("nu tau u", positive=True)
+    th = (nu_ + 1) / 2
+    c_gc = 2 * sp.gamma(th) / (2 * sp.gamma(sp.Rational(1, 2)) * sp.gamma(th - sp.Rational(1, 2)))
+    c_t = sp.gamma((nu_ + 1) / 2) / (sp.sqrt(sp.pi) * sp.gamma(nu_ / 2))
+    pdf_gc = c_gc / (sp.sqrt(nu_) * tau_) * (1 + (u_ / (sp.sqrt(nu_) * tau_)) ** 2) ** (-th)
+    pdf_t = c_t / (sp.sqrt(nu_) * tau_) * (1 + (u_ / tau_) ** 2 / nu_) ** (-(nu_ + 1) / 2)
+    sym_ok = sp.simplify(pdf_gc / pdf_t) == 1
+    out = quad_outcome(worst, "sympy: the ratio of the two pdfs (u = y - a, symbols nu, tau > 0) simplifies to 1; "
+                              "numerically, pdfs compared at 6 points x 16 parameter sets", 40)
+    if not sym_ok:
+        out = Outcome("unknown", out.evidence + " (the symbolic ratio did not simplify to 1)")
+    return _m(out, "proof")
 
 
 # --------------------------------------------------------------------------------------
@@ -104,8 +318,8 @@ GC_FAMS = lambda quick: [GenCauchy(p, th) for p, th in ([(2, 1), (4, 1), (3, 2)]
 @claim(P, "Lemma 3.3", "GenCauchy(p>1, theta>=1) mechanism is eps-GP with eps = max(g,(p theta-1)g) + (p-1)^((p-1)/p) theta eta")
 def lemma33(quick):
     w, a, n = check_eps_formula(GC_FAMS(quick), lemma33_eps, quick=quick)
-    return eps_outcome(w, a, n, "GenCauchy p in {1.5,2,3,4,8}, theta in {1,2,3.5}; (gamma,eta) in "
-                                "{(1e-3,1),(1,1e-3),(0.1,0.5),(0.5,0.5),(0.3,0.05)}")
+    return _m(eps_outcome(w, a, n, "GenCauchy p in {1.5,2,3,4,8}, theta in {1,2,3.5}; (gamma,eta) in "
+                                "{(1e-3,1),(1,1e-3),(0.1,0.5),(0.5,0.5),(0.3,0.05)}"), "sweep")
 
 
 @claim(P, "Corollary 3.2", "m iid GenCauchy coordinates (l1 output metric): eps = max(m g, m(p theta-1) g) + (p-1)^((p-1)/p) theta eta")
@@ -117,9 +331,9 @@ def cor32(quick):
         tot += n
         if w > worst:
             worst, warg = w, dict(a, m=m)
-    return eps_outcome(worst, warg, tot, "m in {1,2,3,5}, GenCauchy (p,theta) in {(2,1),(4,1),(3,2)}, local rate "
+    return _m(eps_outcome(worst, warg, tot, "m in {1,2,3,5}, GenCauchy (p,theta) in {(2,1),(4,1),(3,2)}, local rate "
                                          "(coordinates independent, shift budget eta on the best coordinate)",
-                       two_point=False)
+                       two_point=False), "sweep")
 
 
 def lemma35_eps(g, e, fam):
@@ -133,7 +347,7 @@ T_FAMS = lambda quick: [StudentT(nu) for nu in ([2, 4] if quick else ["1.5", 2, 
 @claim(P, "Lemma 3.5", "Student-t (nu>1) mechanism is eps-GP with eps = nu gamma + (nu+1)/(2 sqrt(nu)) eta")
 def lemma35(quick):
     w, a, n = check_eps_formula(T_FAMS(quick), lemma35_eps, quick=quick)
-    return eps_outcome(w, a, n, "Student-t nu in {1.5,2,3,4,10}; (gamma,eta) as for Lemma 3.3")
+    return _m(eps_outcome(w, a, n, "Student-t nu in {1.5,2,3,4,10}; (gamma,eta) as for Lemma 3.3"), "sweep")
 
 
 @claim(P, "Remark after Lemma 3.5 (numbers)",
@@ -172,7 +386,9 @@ def remark35_gc(quick):
     fam = GenCauchy(p, 1)
     loss = -logratio(fam, 0, mp.e ** g, 0)  # ln p_x(0) - ln p_x'(0) with b' = e b  ->  ln(b'/b)
     claimed = remark_gc_eps(g, e, fam)
-    return Outcome("refuted", f"for 1 < p < 2 the scale term needs max(1, p-1) gamma (Lemma 3.3), not (p-1) gamma; "
+    return Outcome("refuted", f"for p >= 2 the remark coincides with Lemma 3.3 (verified); for 1 < p < 2, which the remark "
+                              f"explicitly includes (p > 1), the scale term needs max(1, p-1) gamma (Lemma 3.3), not (p-1) gamma, "
+                              f"and the stated eps is too small for every gamma > 0, under GP and under DP (dist_H, d = 1) alike; "
                               f"two-point witness: f = 0, B(x) = exp(gamma x), x = 0, x' = 1, output y = 0 gives "
                               f"|ln ratio| = ln(B(1)/B(0)) = gamma; grid max true/claimed = {dec(w, 5)}",
                    witness=wit(p=p, theta=1, gamma=g, eta=e, x=0, x_prime=1, y=0, B_x=1, B_x_prime=mp.e,
@@ -253,24 +469,57 @@ def lemma22_2(quick):
 @claim(P, "Sec 4.1.3 (Student-t calibration)",
        "eps-GP is achieved with T_nu(0, B*/eta), nu > 2, suitable gamma > 0 and eta <= 2 sqrt(nu)/(nu+1) eps")
 def sec413(quick):
-    nu, eps, g = 3, mp.mpf(1), mp.mpf(1) / 100
+    eps = mp.mpf(1)
+    # (1) natural reading: eta < 2 sqrt(nu)/(nu+1) eps and gamma = (eps - (nu+1)/(2 sqrt nu) eta)/nu > 0 (the
+    # Lemma 3.5 budget) -- the true worst-case local loss rate must stay <= eps
+    nat_worst, nat_arg, n_nat = mp.mpf(-1), None, 0
+    for nu in ([3] if quick else [mp.mpf("2.5"), 3, 5]):
+        nu = mp.mpf(nu)
+        for frac in ([mp.mpf("0.5"), mp.mpf("0.99")] if quick else [mp.mpf("0.1"), mp.mpf("0.5"), mp.mpf("0.9"), mp.mpf("0.99")]):
+            eta = frac * 2 * mp.sqrt(nu) / (nu + 1) * eps
+            g = (eps - (nu + 1) / (2 * mp.sqrt(nu)) * eta) / nu
+            rate, _ = rate_sup(StudentT(nu), g, eta)
+            n_nat += 1
+            if rate / eps > nat_worst:
+                nat_worst, nat_arg = rate / eps, (nu, frac, g)
+    # (2) the citation: Lemma 3.3 applied to T_nu = GenCauchy(p = 2, theta = (nu+1)/2) at scale sqrt(nu) B/eta
+    # (eta' = eta/sqrt(nu)) gives the same budget as Lemma 3.5 for nu >= 1
+    import sympy as sp
+    nu_s, g_s, e_s = sp.symbols("nu gamma eta", positive=True)
+    l33 = sp.Max(g_s, (2 * (nu_s + 1) / 2 - 1) * g_s) + 1 * (nu_s + 1) / 2 * e_s / sp.sqrt(nu_s)
+    l35 = nu_s * g_s + (nu_s + 1) / (2 * sp.sqrt(nu_s)) * e_s
+    same = sp.simplify((l33 - l35).subs(sp.Max(g_s, nu_s * g_s), nu_s * g_s)) == 0
+    # (3) literal reading at the boundary eta = 2 sqrt(nu)/(nu+1) eps: no gamma > 0 is appropriate
+    nu, g = 3, mp.mpf(1) / 100
     eta = 2 * mp.sqrt(nu) / (nu + 1) * eps
     fam = StudentT(nu)
     rate, u = rate_sup(fam, g, eta)
-    # finite-distance witness at d: f linear with |f'| = B, B exponential => rho = e^{-g d}, shift = eta d rho
     d = mp.mpf("1e-3")
     val, arg = two_point_sup(fam, g * d, lambda r: eta * d * min(1, r), n_rho=5, n_shift=5, n_y=20001)
-    ok = rate <= eps
-    if ok:
-        return Outcome("verified", f"local rate {dec(rate)} <= eps")
+    nat_ok = nat_worst <= 1 + mp.mpf(10) ** -10 and same
+    nat_grid = ("nu = 3, eta/eta_max in {0.5,0.99}" if quick else "nu in {2.5,3,5}, eta/eta_max in {0.1,0.5,0.9,0.99}")
+    nat_ev = (f"natural reading (eta < 2 sqrt(nu)/(nu+1) eps, gamma = (eps - (nu+1) eta/(2 sqrt nu))/nu > 0): true local "
+              f"loss rate <= eps at {n_nat} settings ({nat_grid}); max "
+              f"rate/eps = {dec(nat_worst, 8)}; it follows from Lemma 3.5 (verified). The citation of Lemma 3.3 gives the "
+              f"same budget via the coincidence T_nu = GenCauchy(2, (nu+1)/2) of Sec 2.1 (sympy: "
+              f"{'identical' if same else 'NOT identical'}), so it is harmless")
+    if rate <= eps:
+        return Outcome("verified" if nat_ok else "unknown", f"boundary local rate {dec(rate)} <= eps; " + nat_ev,
+                       method="sweep")
     return Outcome("refuted",
-                   f"with eta = 2 sqrt(nu)/(nu+1) eps the shift term alone reaches eps (sup|psi| = (nu+1)/(2 sqrt(nu))), "
-                   f"and any gamma > 0 adds gamma|1+u psi| > 0 there: local rate {dec(rate, 10)} > eps = 1 for gamma = 0.01; "
-                   f"two-point check at d = 1e-3 gives loss/d = {dec(val / d, 10)}",
+                   f"literal reading only: with eta = 2 sqrt(nu)/(nu+1) eps the shift term alone reaches eps "
+                   f"(sup|psi| = (nu+1)/(2 sqrt(nu))), and any gamma > 0 adds gamma|1+u psi| > 0 there: local rate "
+                   f"{dec(rate, 10)} > eps = 1 for gamma = 0.01; two-point check at d = 1e-3 gives loss/d = "
+                   f"{dec(val / d, 10)}. The inequality is the gamma -> 0 limit of Lemma 3.5's budget and 'appropriately "
+                   f"chosen gamma > 0' excludes the boundary, so this is imprecision, not an error. " + nat_ev,
                    witness=wit(nu=nu, eps=eps, gamma=g, eta=eta, d=d, rho=arg["rho"], shift=arg["shift"],
                                y=arg["y"], loss_over_d=val / d, claimed_eps=eps, local_rate=rate),
-                   condition="eta <= 2 sqrt(nu)/(nu+1) (eps - nu gamma) (Lemma 3.5); the text also cites Lemma 3.3 "
-                             "where Lemma 3.5 is meant")
+                   condition="eta < 2 sqrt(nu)/(nu+1) eps strictly, with gamma <= (eps - (nu+1) eta/(2 sqrt nu))/nu "
+                             "(Lemma 3.5)",
+                   severity="imprecise" if nat_ok else "error", method="sweep",
+                   intended="for every eta < 2 sqrt(nu)/(nu+1) eps some gamma > 0 gives eps-GP: verified (true local loss "
+                            f"rate <= eps over {n_nat} (nu, eta) settings with gamma from Lemma 3.5's budget; max "
+                            f"rate/eps = {dec(nat_worst, 8)})")
 
 
 @claim(P, "Claim 3.4", "sup_z |phi_c'(z)| = (c-1)^((c-1)/c) for phi_c(z) = ln(1 + z^c), c > 1")
@@ -286,10 +535,26 @@ def claim34(quick):
         _, m = golden_max(dphi, zs[max(i - 1, 0)], zs[min(i + 1, len(zs) - 1)], 80)
         worst = max(worst, rel_err(m, (c - 1) ** ((c - 1) / c)))
     ok = worst < mp.mpf(10) ** -20
+    sym_ok = claim34_sympy()
     return Outcome("verified" if ok else "refuted",
-                   f"maximised mp.diff(ln(1+z^c)) by grid + golden (50 digits) for c in {{1.01,1.5,2,3,4,10,100}}; "
-                   f"max rel. diff from (c-1)^((c-1)/c): {dec(worst, 3)}",
-                   witness=None if ok else wit(max_rel_diff=worst))
+                   f"sympy (symbols c > 1, z > 0): phi_c'' = c z^(c-2)((c-1) - z^c)/(1+z^c)^2 ({sym_ok}), so phi_c' "
+                   f"increases up to z0 = (c-1)^(1/c) and decreases after, and phi_c'(z0) = (c-1)^((c-1)/c) ({sym_ok}); "
+                   f"corroborated: maximised mp.diff(ln(1+z^c)) by grid + golden (50 digits) for c in "
+                   f"{{1.01,1.5,2,3,4,10,100}}; max rel. diff from (c-1)^((c-1)/c): {dec(worst, 3)}",
+                   witness=None if ok else wit(max_rel_diff=worst), method="proof" if sym_ok else "sweep")
+
+
+def claim34_sympy(bound=None):
+    """sympy (c = 1 + k, k > 0, z > 0): the derivative of phi_c' factors as c z^(c-2)((c-1) - z^c)/(1+z^c)^2
+    and phi_c' at (c-1)^(1/c) equals ``bound(c)`` (default (c-1)^((c-1)/c)) exactly."""
+    import sympy as sp
+    k, z = sp.symbols("k z", positive=True)
+    c = 1 + k
+    d1 = c * z ** (c - 1) / (1 + z ** c)
+    fact = sp.simplify(sp.diff(d1, z) - c * z ** (c - 2) * ((c - 1) - z ** c) / (1 + z ** c) ** 2) == 0
+    b = k ** (k / c) if bound is None else bound(c)
+    val = sp.simplify(sp.powdenest(d1.subs(z, k ** (1 / c)), force=True) - b)
+    return bool(fact and val == 0)
 
 
 # --------------------------------------------------------------------------------------
@@ -353,14 +618,32 @@ def lemma41_proof(quick):
     printed = max(1 / (abs(x - T) + mp.mpf(tau) / 2), mp.exp(-g * abs(x - T) - mp.mpf(tau) / 2) / tau)
     endpoint_true = f.L_mp(T - mp.mpf(tau) / 2) * mp.exp(-g * abs(x - (T - mp.mpf(tau) / 2)))
     printed_endpoint = mp.exp(-g * abs(x - T) - mp.mpf(tau) / 2) / tau
+    # the intended value: phi(tau) = (1/tau) e^{-gamma(v_x - tau)} = (1/tau) e^{-gamma(|x-T| - tau/2)}, checked symbolically
+    # and against brute force at several points
+    import sympy as sp
+    a_s, t_s, g_s = sp.symbols("a tau gamma", positive=True)  # a = |x - T| > tau/2
+    vx = a_s + t_s / 2
+    phi_tau = sp.exp(-g_s * (vx - t_s)) / t_s
+    sym_ok = sp.simplify(phi_tau - sp.exp(-g_s * (a_s - t_s / 2)) / t_s) == 0
+    worst_int = mp.mpf(0)
+    for xx in [mp.mpf(-2), mp.mpf("-0.7"), mp.mpf(3), mp.mpf(12)]:
+        Bx, _ = smooth_sens_1d(f.L_np, f.L_mp, xx, g, f.K, extra_pts=f.x)
+        worst_int = max(worst_int, rel_err(lemma41_B(xx, T, tau, g), Bx))
+    int_ok = sym_ok and worst_int < mp.mpf(10) ** -12
     if rel_err(printed, B) < 1e-12:
-        return Outcome("verified", "printed expression agrees with brute force")
-    return Outcome("refuted", "as printed (e^{-gamma|x-T| - tau/2}) the endpoint term is wrong; the lemma's statement "
-                              "e^{-gamma(|x-T| - tau/2)} is right (see Lemma 4.1). The note after the proof also prints "
-                              "e^{-gamma|x-T| + tau/2}.",
+        return Outcome("verified", "printed expression agrees with brute force", method="exact")
+    return Outcome("refuted", "as printed (e^{-gamma v_x - tau} = e^{-gamma|x-T| - tau/2}) the endpoint value is wrong: "
+                              "parentheses are missing, phi(tau) = (1/tau) e^{-gamma(v_x - tau)}. The lemma's statement "
+                              "e^{-gamma(|x-T| - tau/2)} is right. The note after the proof also prints "
+                              "e^{-gamma|x-T| + tau/2} (the same missing parentheses).",
                    witness=wit(T=T, tau=tau, gamma=g, x=x, true_B=B, B_with_printed_term=printed,
                                true_endpoint_term=endpoint_true, printed_endpoint_term=printed_endpoint, z_star=z),
-                   condition="read (1/tau) e^{-gamma(|x-T| - tau/2)}")
+                   condition="read (1/tau) e^{-gamma(|x-T| - tau/2)}", method="exact",
+                   severity="typo" if int_ok else "error",
+                   intended=f"phi(tau) = (1/tau) e^{{-gamma(|x-T| - tau/2)}} (the lemma's statement): sympy shows "
+                            f"phi(tau) simplifies to it ({'yes' if sym_ok else 'NO'}), and Lemma 4.1 with it matches "
+                            f"brute-force B* at x in {{-2,-0.7,3,12}} (T=0, tau=1, gamma=0.1; max rel. diff "
+                            f"{dec(worst_int, 3)})")
 
 
 C3_PARAMS = [(0, 1, 1, "0.2"), (-1, 3, "0.5", 2), (2, "2.5", "0.3", "0.05"), (0, 4, 2, 1)]
@@ -423,17 +706,26 @@ def appc1(quick):
 @claim(P, "Sec 1 / Table 1 (Laplace-based variances)",
        "f(x_i) + Lap(Delta_f/eps) gives an unbiased mean estimator with variance Delta_f^2/(eps^2 n) (Table 1; 1/(eps^2 n) in Sec 1)", sweep=False)
 def table1_var(quick):
+    import sympy as sp
+    y_s = sp.symbols("y", real=True)
+    b_s, n_s, e_s, D_s = sp.symbols("b n epsilon Delta", positive=True)
+    var_lap = sp.simplify(2 * sp.integrate(y_s ** 2 * sp.exp(-y_s / b_s) / (2 * b_s), (y_s, 0, sp.oo)))  # = 2 b^2
+    var_mean = sp.simplify(n_s * var_lap.subs(b_s, D_s / e_s) / n_s ** 2)  # n iid noises, mean
+    claimed_s = D_s ** 2 / (e_s ** 2 * n_s)
+    ratio = sp.simplify(var_mean / claimed_s)
     eps, Df, n = mp.mpf(1), mp.mpf(1), 1
     b = Df / eps
-    var1 = 2 * mp.quad(lambda y: y * y * mp.exp(-y / b) / (2 * b), [0, b, 10 * b, mp.inf])
-    var = var1 / n
+    var = 2 * mp.quad(lambda y: y * y * mp.exp(-y / b) / (2 * b), [0, b, 10 * b, mp.inf]) / n
     claimed = Df ** 2 / (eps ** 2 * n)
-    return Outcome("refuted" if rel_err(var, claimed) > 1e-6 else "verified",
-                   f"variance of the mean of n iid Lap(Delta/eps) by quad: {dec(var, 15)} vs claimed {dec(claimed, 15)} "
-                   f"(ratio 2 for every n, eps, Delta; same for the K_f row)",
+    bad = ratio != 1 and rel_err(var, claimed) > 1e-6
+    return Outcome("refuted" if bad else "verified",
+                   f"sympy: Var(mean of n iid Lap(0, Delta/eps)) = {var_mean}, i.e. {ratio} x the printed "
+                   f"Delta^2/(eps^2 n) for every n, eps, Delta (same for the K_f column); quad at n = eps = Delta = 1: "
+                   f"{dec(var, 15)}. The factor 2 is uniform across the Laplace columns, the text's comparisons are "
+                   f"asymptotic (Theta(1/(eps^2 n)) in Sec 1.2), so the slip does not change the table's use",
                    witness=wit(n=n, eps=eps, Delta_f=Df, true_variance=var, claimed_variance=claimed),
                    condition="variance 2 Delta_f^2/(eps^2 n) (Var Lap(b) = 2b^2); the printed value is right up to "
-                             "a factor 2, i.e. as Theta(.)")
+                             "a factor 2, i.e. as Theta(.)", method="proof", severity="minor")
 
 
 def _mse_formula(xs, T, eps):
@@ -481,18 +773,35 @@ def sec411_mse(quick):
 @claim(P, "Sec 4.1.1 (pair counts)",
        "|{(i,j) in I00 u I11: i != j}| = n0(n0-1)/2 + n1(n1-1)/2 and |I01 u I10| = n0 n1", sweep=False)
 def sec411_counts(quick):
+    import sympy as sp
+    a_s, b_s = sp.symbols("n0 n1", nonnegative=True, integer=True)
+    n_s = a_s + b_s
+    printed_same = a_s * (a_s - 1) / 2 + b_s * (b_s - 1) / 2
+    identity = sp.expand(printed_same - (n_s * (n_s - 1) / 2 - a_s * b_s)) == 0  # the printed middle '=' holds
+    ordered_ok = unordered_ok = True
+    for n0, n1 in product(range(13), repeat=2):
+        I0 = set(range(n0))
+        idx = range(n0 + n1)
+        same_o = sum(1 for i, j in product(idx, repeat=2) if i != j and (i in I0) == (j in I0))
+        opp_o = sum(1 for i, j in product(idx, repeat=2) if (i in I0) != (j in I0))
+        same_u = sum(1 for i in idx for j in idx if i < j and (i in I0) == (j in I0))
+        opp_u = sum(1 for i in idx for j in idx if i < j and (i in I0) != (j in I0))
+        ordered_ok &= same_o == printed_same.subs({a_s: n0, b_s: n1}) and opp_o == n0 * n1
+        unordered_ok &= same_u == printed_same.subs({a_s: n0, b_s: n1}) and opp_u == n0 * n1
     n0, n1 = 1, 1
-    I0, I1 = list(range(n0)), list(range(n0, n0 + n1))
-    same = [(i, j) for i in I0 for j in I0 if i != j] + [(i, j) for i in I1 for j in I1 if i != j]
-    opp = [(i, j) for i in I0 for j in I1] + [(i, j) for i in I1 for j in I0]
-    cl_same = Fraction(n0 * (n0 - 1), 2) + Fraction(n1 * (n1 - 1), 2)
-    cl_opp = n0 * n1
-    ok = len(same) == cl_same and len(opp) == cl_opp
-    return Outcome("verified" if ok else "refuted",
-                   "I_{m,k} are sets of ordered pairs (as in the MSE sum over i != j); enumerated sizes vs printed counts",
-                   witness=None if ok else wit(n0=n0, n1=n1, opposite_pairs=len(opp), printed_opposite=cl_opp,
-                                               same_side_pairs=len(same), printed_same_side=cl_same),
-                   condition="the printed counts are for unordered pairs (halve the ordered counts)")
+    ev = (f"exhaustive over n0, n1 <= 12: ordered pairs (the paper's I_(m,k) and the MSE's sum over i != j) "
+          f"{'match' if ordered_ok else 'are twice'} the printed counts; unordered pairs {{i,j}} "
+          f"{'match' if unordered_ok else 'do not match'} them; sympy: the printed identity n0(n0-1)/2 + n1(n1-1)/2 = "
+          f"n(n-1)/2 - n0 n1 {'holds' if identity else 'FAILS'}. Both counts are off by the same factor 2, so the "
+          f"following comparison of the two sums is unaffected")
+    if ordered_ok:
+        return Outcome("verified", ev, method="exhaustive")
+    return Outcome("refuted", ev, witness=wit(n0=n0, n1=n1, opposite_pairs=2 * n0 * n1, printed_opposite=n0 * n1,
+                                              same_side_pairs=0, printed_same_side=0),
+                   condition="the printed counts are for unordered pairs (halve the ordered counts)", method="exhaustive",
+                   severity="minor" if (unordered_ok and identity) else "error",
+                   intended="the counts of unordered pairs {i,j}: verified exhaustively for n0, n1 <= 12 and the identity "
+                            "by sympy")
 
 # --------------------------------------------------------------------------------------
 # Section 4.2: two-way threshold (Claim 4.2, Lemma 4.3)
@@ -588,7 +897,91 @@ def _tw_points(T1, T2, tau, g):
     return pts
 
 
-@claim(P, "Claim 4.2", "the two-way threshold f_tau is (1/tau)-Lipschitz on R^2")
+# The two-way f_tau is a function of one signed distance: with Q = [c1, oo) x [c2, oo) (c0 = (c1, c2)) and
+# rho(p) = dist(p, Q) outside Q, -dist(p, boundary Q) inside, every printed case is f_tau(p) = phi(rho(p)) with
+# phi(r) = clip((R2 - r)/tau, 0, 1) -- a decreasing one-way soft threshold with centre T' = R1 + tau/2 and width
+# tau.  rho is 1-Lipschitz (signed distance to a closed convex set), and from every p there is a ray (the outward
+# normal, or the nearest-side axis direction inside Q) along which rho changes at unit speed in both directions
+# (down to 0 outside Q, up without bound).  Hence L_f(z) = L_phi(rho(z)) and
+#   B*(x) = sup_z L_phi(rho(z)) e^{-gamma|x-z|} = sup_r L_phi(r) e^{-gamma|rho(x) - r|} = B*_1D(rho(x)),
+# (|x - z| >= |rho(x) - rho(z)| with equality on the ray; r < rho(x) <= 0 is dominated by r = rho(x)), i.e. Lemma 4.3
+# is Lemma 4.1 evaluated at rho(x) -- provided each printed case equals lemma41_B(rho(x), T', tau, gamma), which
+# _tw_symbolic checks with sympy region by region.
+def tw_rho(p1, p2, T1, T2, tau, sqrt=mp.sqrt):
+    R1 = tau / sqrt(2)
+    c1, c2 = T1 + tau / 2 + R1, T2 + tau / 2 + R1
+    d1, d2 = c1 - p1, c2 - p2
+    if d1 <= 0 and d2 <= 0:
+        return max(d1, d2)
+    return sqrt(max(d1, 0) ** 2 + max(d2, 0) ** 2)
+
+
+def tw_reduced_B(z, T1, T2, tau, g):
+    """B*_1D(rho(z)): Lemma 4.1's formula for the soft threshold of centre R1 + tau/2 at rho(z)."""
+    T1, T2, tau, g = (mp.mpf(v) for v in (T1, T2, tau, g))
+    r = tw_rho(mp.mpf(z[0]), mp.mpf(z[1]), T1, T2, tau)
+    return lemma41_B(r, tau / mp.sqrt(2) + tau / 2, tau, g)
+
+
+@lru_cache(maxsize=None)
+def _tw_symbolic():
+    """sympy, region by region: f_tau = phi(rho) and each printed case of Lemma 4.3 = Lemma 4.1 at rho.
+    Returns (all identities hold, number of identities)."""
+    import sympy as sp
+    T1, T2, tau, g = sp.symbols("T1 T2 tau gamma", positive=True)
+    z1, z2, r = sp.symbols("z1 z2 r", real=True)
+    R1 = tau / sp.sqrt(2)
+    R2 = R1 + tau
+    c1, c2 = T1 + tau / 2 + R1, T2 + tau / 2 + R1
+    Tp = R1 + tau / 2
+    phi_lin = lambda rr: (R2 - rr) / tau
+    A = lambda d1: 1 / (d1 + tau / 2)  # Lemma 4.1 terms at |rho - T'| = d1
+    E = lambda d1: -g * (d1 - tau / 2)  # exponent of the second term
+    zero = lambda e: sp.simplify(e) == 0
+    ids = [
+        # f_tau = phi(rho) on the band and at the region boundaries of the constant regions
+        zero(phi_lin(c1 - z1) - (z1 - (T1 - tau / 2)) / tau),  # S_{tau,1}: rho = c1 - z1
+        zero(phi_lin(c2 - z2) - (z2 - (T2 - tau / 2)) / tau),  # S_{tau,2}
+        zero((c1 - (T1 - tau / 2)) - R2), zero((c2 - (T2 - tau / 2)) - R2),  # S_{0,1}, S_{0,2}: rho >= R2 (phi = 0)
+        zero((c1 - (T1 + tau / 2)) - R1), zero((c2 - (T2 + tau / 2)) - R1),  # S_{1,1}, S_{1,2}: rho < R1 (phi = 1)
+        # the printed cases = Lemma 4.1 at rho (d1 = rho - T' above the band, T' - rho below it)
+        zero(A(c1 - z1 - Tp) - 1 / (T1 + tau / 2 - z1)), zero(E(c1 - z1 - Tp) + g * (T1 - tau / 2 - z1)),  # S_{0,1}
+        zero(A(c2 - z2 - Tp) - 1 / (T2 + tau / 2 - z2)), zero(E(c2 - z2 - Tp) + g * (T2 - tau / 2 - z2)),  # S_{0,2}
+        zero(A(r - Tp) - 1 / (r - R1)), zero(E(r - Tp) + g * (r - R2)),  # S_{0,alpha}: rho = r = |z - c0| > R2
+        zero(A(Tp - (c1 - z1)) - 1 / (z1 - (T1 - tau / 2))), zero(E(Tp - (c1 - z1)) + g * (z1 - (T1 + tau / 2))),  # S_{1,1}
+        zero(A(Tp - (c2 - z2)) - 1 / (z2 - (T2 - tau / 2))), zero(E(Tp - (c2 - z2)) + g * (z2 - (T2 + tau / 2))),  # S_{1,2}
+        zero(A(Tp - r) - 1 / (R2 - r)), zero(E(Tp - r) + g * (R1 - r)),  # S_{1,alpha}: rho = r < R1
+        # S_{1,3}: rho = max_k (c_k - z_k) < 0 and both terms increase with rho below the band, so Lemma 4.1 at rho
+        # is the max over k of the S_{1,k} pairs above (already shown equal): the printed 4-term max
+        zero(sp.diff(A(Tp - r), r) - 1 / (Tp - r + tau / 2) ** 2), zero(sp.diff(E(Tp - r), r) - g),
+        # band S_{tau,*}: R1 <= rho <= R2 is exactly |rho - T'| <= tau/2
+        zero(R2 - Tp - tau / 2), zero(Tp - R1 - tau / 2),
+    ]
+    return all(ids), len(ids)
+
+
+def _tw_grid_check(T1, T2, tau, g, n):
+    """Exhaustive grid: printed lemma43_B vs B*_1D(rho) (mpmath) and twoway_np vs phi(rho) (floats)."""
+    T1m, T2m, taum = (mp.mpf(v) for v in (T1, T2, tau))
+    R1, R2, c1, c2 = _geom(T1m, T2m, taum)
+    lo, hi = min(T1m, T2m) - 4 * taum - 2 / mp.mpf(g), max(c1, c2) + 3 * taum
+    pts = [lo + (hi - lo) * mp.mpf(i) / (n - 1) for i in range(n)]
+    worst_B, worst_f = mp.mpf(0), 0.0
+    tf = [float(v) for v in (T1m, T2m, taum)]
+    R2f = float(R2)
+    regions = set()
+    for a in pts:
+        for b in pts:
+            regions.add(_tw_region(a, b, T1m, T2m, taum, mp.sqrt)[0])
+            worst_B = max(worst_B, rel_err(lemma43_B((a, b), T1m, T2m, taum, g), tw_reduced_B((a, b), T1m, T2m, taum, g)))
+            r = tw_rho(float(a), float(b), *tf, sqrt=math.sqrt)
+            worst_f = max(worst_f, abs(twoway_scalar(float(a), float(b), *tf) - min(1.0, max(0.0, (R2f - r) / tf[2]))))
+    if len(regions) < 10:  # t,a t,1 t,2 0,a 0,1 0,2 1,a 1,1 1,2 1,3
+        raise AssertionError(f"grid misses regions: {sorted(regions)}")
+    return worst_B, worst_f, n * n
+
+
+@claim(P, "Claim 4.2", "the two-way threshold f_tau is (1/tau)-Lipschitz on R^2", sweep=False)
 def claim42(quick):
     rng = np.random.default_rng(42)
     worst, warg = -1.0, None
@@ -612,20 +1005,35 @@ def claim42(quick):
             if r > worst:
                 worst, warg = r, dict(T1=T1, T2=T2, tau=tau, p1=pm[0], p2=pm[1], q1=qm[0], q2=qm[1], ratio_times_tau=r)
     ok = worst <= 1 + mp.mpf(10) ** -30
-    return Outcome("verified" if ok else "refuted",
-                   f"{n_tot} random pairs (half at distances 1e-7..2 tau across region boundaries) for (T1,T2,tau) in "
-                   f"{{(2,3,1),(1,1,0.4)}}; top ratios re-evaluated at 50 digits: max tau*|df|/|dp| = {dec(worst, 12)}",
+    sym_ok, n_ids = _tw_symbolic()
+    _, worst_f, n_grid = _tw_grid_check(2, 3, 1, "0.5", 31 if quick else 45)
+    ev = (f"proof: f_tau = phi(rho) with rho the signed distance to the quarter plane [c1,oo) x [c2,oo) (1-Lipschitz, "
+          f"convex set) and phi(r) = clip((R2 - r)/tau, 0, 1) ((1/tau)-Lipschitz), so f_tau is (1/tau)-Lipschitz; the "
+          f"representation holds region by region (sympy, {n_ids} identities: {'all hold' if sym_ok else 'SOME FAIL'}; "
+          f"grid of {n_grid} points: max |f_tau - phi(rho)| = {worst_f:.1e}). Corroborated by {n_tot} random pairs "
+          f"(half at distances 1e-7..2 tau across region boundaries) for (T1,T2,tau) in {{(2,3,1),(1,1,0.4)}}; top "
+          f"ratios re-evaluated at 50 digits: max tau*|df|/|dp| = {dec(worst, 12)}")
+    if ok and not (sym_ok and worst_f < 1e-12):
+        return Outcome("verified", ev + " (the symbolic reduction did not go through: sweep only)", method="sweep")
+    return Outcome("verified" if ok else "refuted", ev, method="proof",
                    witness=None if ok else {k: dec(v) for k, v in warg.items()})
 
 
-@claim(P, "Lemma 4.3", "closed-form g_E-smooth sensitivity of the two-way threshold f_tau (8 region cases)")
+@claim(P, "Lemma 4.3", "closed-form g_E-smooth sensitivity of the two-way threshold f_tau (8 region cases)", sweep=False)
 def lemma43(quick):
+    # (1) proof: reduction to Lemma 4.1 (see the comment above tw_rho) + sympy region identities
+    sym_ok, n_ids = _tw_symbolic()
+    # (2) exhaustive grid: the printed 8-case formula = B*_1D(rho(x)) (every region, incl. boundaries)
+    worst_red, n_grid = mp.mpf(0), 0
+    for prm in (TW_PARAMS[:1] if quick else TW_PARAMS):
+        wB, _, ng = _tw_grid_check(*prm, 31 if quick else 45)  # raises unless all 10 regions are hit
+        worst_red, n_grid = max(worst_red, wB), n_grid + ng
+    # (3) adversarial corroboration of the reduction itself: search over (z, w) in R^4 at points in every region
     worst_lo, worst_hi, warg, n = mp.mpf(0), mp.mpf(0), None, 0
     for prm in (TW_PARAMS[:1] if quick else TW_PARAMS):
         T1, T2, tau, g = prm
         pts = _tw_points(*prm)
-        if quick:
-            pts = pts[::3]
+        pts = pts[::4] if quick else pts[::3]
         fnp = lambda p: twoway_np(p, T1, T2, tau)
         fmp = lambda p: twoway_mp(p, T1, T2, tau)
         tf = [float(mp.mpf(v)) for v in (T1, T2, tau)]
@@ -643,13 +1051,26 @@ def lemma43(quick):
                                           objective_at_zw=B, z1=z[0], z2=z[1], w1=w[0], w2=w[1])
             worst_hi = max(worst_hi, (Bp - B) / Bp)
     if worst_lo > mp.mpf(10) ** -7:
-        return Outcome("refuted", f"brute force exceeds the closed form ({n} points)", witness={k: dec(v) for k, v in warg.items()})
-    ev = (f"{n} points x in every region (band, S0/S1 near and far) for (T1,T2,tau,gamma) in {{(2,3,1,0.5),(1,1,0.4,3)}}: "
-          f"search over (z,w) in R^4 (polar grids in the window |z-x| <= ln(K/L(x))/gamma, Nelder-Mead, objective "
-          f"re-evaluated at 50 digits); max (brute-paper)/paper = {dec(worst_lo, 3)}, max (paper-brute)/paper = {dec(worst_hi, 3)}")
+        return Outcome("refuted", f"brute force exceeds the closed form ({n} points)", witness={k: dec(v) for k, v in warg.items()},
+                       method="adversarial", severity="error")
+    ev = (f"proof: f_tau = phi(rho(.)) with rho the signed distance to the quarter plane [c1,oo) x [c2,oo) and phi a "
+          f"one-way soft threshold (centre R1 + tau/2, width tau); rho is 1-Lipschitz and changes at unit speed along "
+          f"a ray from every point, so L_f(z) = L_phi(rho(z)) and B*(x) = B*_1D(rho(x)), Lemma 4.1 at rho(x). sympy "
+          f"checks that each of the 8 printed cases equals Lemma 4.1 at rho on its region ({n_ids} identities: "
+          f"{'all hold' if sym_ok else 'SOME FAIL'}); exhaustive grid of {n_grid} points hitting all 10 regions for (T1,T2,tau,"
+          f"gamma) in {{(2,3,1,0.5),(1,1,0.4,3)}}: max rel. diff printed vs reduced = {dec(worst_red, 3)}. Adversarial "
+          f"corroboration of the reduction: {n} points x in every region, search over (z,w) in R^4 (polar grids in the "
+          f"window |z-x| <= ln(K/L(x))/gamma, Nelder-Mead, objective re-evaluated at 50 digits); max (brute-paper)/paper "
+          f"= {dec(worst_lo, 3)}, max (paper-brute)/paper = {dec(worst_hi, 3)}. Lemma 4.1 itself is checked by its own "
+          f"entry")
+    if not sym_ok or worst_red > mp.mpf(10) ** -30:
+        if worst_hi > mp.mpf(10) ** -6:
+            return Outcome("unknown", ev + " (the search did not reach the closed-form value everywhere)", method="adversarial")
+        return Outcome("verified", ev + " (the reduction did not go through: adversarial search only)", method="adversarial")
     if worst_hi > mp.mpf(10) ** -6:
-        return Outcome("unknown", ev + " (the search did not reach the closed-form value everywhere)")
-    return Outcome("verified", ev)
+        return Outcome("unknown", ev + " (the search did not reach the closed-form value everywhere, against the proof)",
+                       method="proof")
+    return Outcome("verified", ev, method="proof")
 
 
 # --------------------------------------------------------------------------------------
@@ -795,3 +1216,322 @@ def lemma47_fixed(quick):
                         "(h,gamma) in {(1,0.5),(1,2),(2,0.3),(0.5,1)}",
                         "B*(t) is attained at z != t with w != z; the stationarity system used for S_1 is not the "
                         "joint stationarity of the objective, so the maximiser is missed")
+
+
+# --------------------------------------------------------------------------------------
+# claims added after an end-to-end reading (Sections 3.1, 5, Appendices A.1, A.2, B.2)
+# --------------------------------------------------------------------------------------
+QUOTES.update({
+    "Corollary 3.1": (
+        r"Let $f : U \rightarrow V$ be Λ -locally K -Lipschitz. A mechanism which on input x draws a $y \in V$ with $\text{pdf} \propto e^{-\frac{K}{\varepsilon} \text{dist}_V(f(x), y)}$, is $(\varepsilon, 0, \Lambda)$ -GP.",
+        "V = R, dist_V = |.|, f(x) = K x (globally, hence Lambda-locally, K-Lipschitz): the density "
+        "prop. to e^{-s|y - f(x)|} is eps-GP iff s K <= eps; printed s = K/eps, intended (Lemma 2.3, from which the "
+        "corollary is 'immediately' derived) s = eps/K", None),
+    "Sec 5 (M_3 calibration)": (
+        r"where $\varepsilon = \nu\gamma + \frac{\nu+1}{2\sqrt{\nu}}\eta$. We set $\nu = 3, \nu\gamma = \frac{1}{3}\varepsilon$ in our experiments.",
+        "nu = 3, gamma = eps/9 and eta solved from the budget (eta = eps/sqrt(3)) satisfy Lemma 3.5 with equality, "
+        "meet Sec 4.1.3's eta <= 2 sqrt(nu)/(nu+1) eps, and the true worst-case loss rate of M_3 is <= eps (the rate "
+        "is homogeneous in (gamma, eta), so eps = 1 covers every eps)", None),
+    "App. B.2 (M_1 bias bound)": (
+        r"Thus $\mathbb{E}[M_1(x)] \geq e^{-\frac{\|x-t\|^2}{2h^2}} e^{\frac{1}{\varepsilon^2 h^2} (\frac{\|x-t\|^2}{h^2} - 1)}$, i.e. $M_1(x)$ is positively biased for $\|x-t\| > h$ and $\varepsilon h > 1$.",
+        "M_1(x) = exp(-(d + Z)^2/(2h^2)) with one draw Z ~ Lap(0, 1/eps), d = ||x-t||; in the range where the "
+        "preceding MGF step applies (d/(eps h^2) < 1) and under the stated d > h, eps h > 1: (i) E[M_1(x)] >= "
+        "e^{-d^2/(2h^2)} e^{(d^2/h^2 - 1)/(eps^2 h^2)} and (ii) E[M_1(x)] > e^{-d^2/(2h^2)}. The two preceding "
+        "displays (the Laplace MGF and the Jensen bound on E[e^{-Z^2/(2h^2)}]) are checked too", None),
+    "App. A.2 (Claim 4.2 proof, case (3))": (
+        r"\|x_i - x_j\| \geq \sqrt{2}R_1 = \sqrt{2} \cdot \frac{\tau}{\sqrt{2}} = \tau \geq \tau \cdot |f_\tau(x_i) - f_\tau(x_j)|.",
+        "inf { |p - q| : p in S_{tau,1}, q in S_{tau,2} } >= sqrt(2) R1 = tau for all T1, T2, tau > 0", None),
+    "App. A.2 (Claim 4.2 proof, case (2) display)": (
+        r"&= (T_2 + \tau/2 + R_1) - x_{j,2} - \|x_i - c_0\| \\ &= \sqrt{((T_2 + \tau/2 + R_1) - x_{j,2})^2 - \|x_i - c_0\|^2} \\",
+        "the printed equality A - b = sqrt(A^2 - b^2) with A = c2 - x_{j,2}, b = ||x_i - c0||, for x_i in S_{tau,alpha}, "
+        "x_j in S_{tau,2}; intended (as the next lines need): A - b = sqrt(A^2) - b <= sqrt(A^2 + B^2) - b = "
+        "||x_j - c0|| - ||x_i - c0|| <= ||x_j - x_i|| with B = c1 - x_{j,1}", None),
+    "Lemma 3.6 (proof, tail bound)": (
+        r"Now since $|Z| \leq \ln(1/\delta)$ with probability at least $1 - \delta$, the desired inequality follows.",
+        "Z ~ Lap(0, 1): P(|Z| <= ln(1/delta)) >= 1 - delta for every delta in (0, 1)", None),
+})
+
+
+def laplace_type_rate(s, K):
+    """Exact max over a rational grid of (x, x', y) of ln(p_x(y)/p_x'(y))/|x - x'| for the density prop. to
+    e^{-s|y - K x|} on R (the normaliser does not depend on x).  Equals s K (triangle inequality)."""
+    from fractions import Fraction as Fr
+    K, s = Fr(K), Fr(s)
+    grid = [Fr(i, 4) for i in range(-12, 13)]
+    lr = lambda x, xp, y: s * (abs(y - K * xp) - abs(y - K * x))
+    return max(lr(x, xp, y) / abs(x - xp) for x in grid[::3] for xp in grid[::3] if x != xp for y in grid)
+
+
+@claim(P, "Corollary 3.1", "the Laplace-type mechanism with pdf prop. to e^{-(K/eps) dist_V(f(x), y)} is (eps, 0, Lambda)-GP",
+       sweep=False)
+def cor31(quick):
+    from fractions import Fraction as Fr
+    K, eps = Fr(2), Fr(1)
+    ln_ratio = lambda s, x, xp, y: s * (abs(y - K * xp) - abs(y - K * x))  # ln p_x(y) - ln p_x'(y), exact
+    rate = lambda s: laplace_type_rate(s, K)
+    printed_s, intended_s = K / eps, eps / K
+    r_pr, r_in = rate(printed_s), rate(intended_s)
+    x, xp, y = Fr(0), Fr(1), Fr(-1)
+    loss = ln_ratio(printed_s, x, xp, y)
+    ok_int = r_in == eps and r_pr == printed_s * K
+    return Outcome("refuted",
+                   f"exact rational arithmetic, V = R, f(x) = K x, K = 2, eps = 1: the loss rate of e^(-s|y - f(x)|) is "
+                   f"s K (triangle inequality; the exact max over a 9 x 9 x 25 grid of (x, x', y) is {r_pr} for the "
+                   f"printed s = K/eps and {r_in} for s = eps/K). With the printed K/eps the rate is K^2/eps > eps "
+                   f"whenever K > eps; Lemma 2.3, cited as the source, has eps/K",
+                   witness=wit(K=K, eps=eps, x=x, x_prime=xp, y=y, printed_scale_rate=printed_s,
+                               ln_ratio=loss, allowed=eps * abs(x - xp)),
+                   condition="pdf prop. to e^{-(eps/K) dist_V(f(x), y)} (as in Lemma 2.3)", method="exact",
+                   severity="typo" if ok_int else "error",
+                   intended=f"pdf prop. to e^(-(eps/K) dist_V(f(x), y)) is (eps, 0, Lambda)-GP: loss <= (eps/K)|f(x) - f(x')| "
+                            f"<= eps d by the triangle inequality (proof); exact grid max rate = {r_in} = eps")
+
+
+@claim(P, "Sec 5 (M_3 calibration)", "the experiments' nu = 3, nu gamma = eps/3 satisfy Lemma 3.5's budget and give eps-GP")
+def sec5_calibration(quick):
+    import sympy as sp
+    e_s = sp.symbols("epsilon", positive=True)
+    nu_s = sp.Integer(3)
+    g_s = e_s / 3 / nu_s
+    eta_s = sp.solve(sp.Eq(e_s, nu_s * g_s + (nu_s + 1) / (2 * sp.sqrt(nu_s)) * sp.Symbol("eta")), sp.Symbol("eta"))[0]
+    eta_ok = sp.simplify(eta_s - e_s / sp.sqrt(3)) == 0
+    bound_ok = sp.simplify(2 * sp.sqrt(nu_s) / (nu_s + 1) * e_s - eta_s).is_positive
+    g, e = mp.mpf(1) / 9, 1 / mp.sqrt(3)
+    w, a, n = check_eps_formula([StudentT(3)], lemma35_eps, ge=[(g, e)], quick=quick)
+    ok = eta_ok and bool(bound_ok) and w <= 1 + mp.mpf(10) ** -10
+    return Outcome("verified" if ok else "refuted",
+                   f"sympy: eta = eps/sqrt(3) (budget met with equality: {eta_ok}), eta < 2 sqrt(nu)/(nu+1) eps = "
+                   f"(sqrt(3)/2) eps ({bound_ok}), gamma = eps/9 > 0; true worst-case loss rate of T_3 noise at "
+                   f"(gamma, eta) = (1/9, 1/sqrt 3) (eps = 1; the rate is homogeneous): local rate and exact two-point sup, "
+                   f"max true/eps = {dec(w, 8)}",
+                   witness=None if ok else wit(true_over_eps=w), method="exact", severity=None if ok else "error")
+
+
+def m1_expectation(d, h, eps):
+    """E[exp(-(d + Z)^2/(2 h^2))], Z ~ Lap(0, 1/eps), by 50-digit quadrature."""
+    d, h, eps = mp.mpf(d), mp.mpf(h), mp.mpf(eps)
+    f = lambda z: mp.exp(-(d + z) ** 2 / (2 * h * h)) * eps / 2 * mp.exp(-eps * abs(z))
+    return mp.quad(f, [-mp.inf, -d - 10 * h, -d, 0, 10 / eps, mp.inf])
+
+
+def m1_bound(d, h, eps):
+    d, h, eps = mp.mpf(d), mp.mpf(h), mp.mpf(eps)
+    return mp.exp(-d * d / (2 * h * h)) * mp.exp((d * d / (h * h) - 1) / (eps * eps * h * h))
+
+
+@claim(P, "App. B.2 (M_1 bias bound)",
+       "E[M_1(x)] >= e^{-d^2/2h^2} e^{(d^2/h^2 - 1)/(eps^2 h^2)}, so M_1 is positively biased for d > h, eps h > 1")
+def appb2_m1(quick):
+    h = mp.mpf(1)
+    # the two preceding steps, at the witness: MGF and Jensen
+    d, eps = mp.mpf("1.05"), mp.mpf("1.1")
+    lap = lambda g: mp.quad(lambda z: g(z) * eps / 2 * mp.exp(-eps * abs(z)), [-mp.inf, 0, mp.inf])
+    mgf = lap(lambda z: mp.exp(-z * d / h ** 2))
+    mgf_ok = rel_err(mgf, 1 / (1 - d * d / (eps ** 2 * h ** 4))) < mp.mpf(10) ** -30
+    jen_ok = lap(lambda z: mp.exp(-z * z / (2 * h * h))) >= mp.exp(-1 / (h * h * eps * eps))
+    # a grid over the stated range (d > h, eps h > 1, d < eps h^2)
+    fails_bound = fails_bias = tot = 0
+    ehs = [mp.mpf("1.1"), 2] if quick else [mp.mpf("1.1"), 2, 5, 10]
+    for eh in ehs:
+        for frac in [mp.mpf("0.2"), mp.mpf("0.5"), mp.mpf("0.95")]:
+            dd = h + frac * (eh * h - h)  # h < d < eps h^2
+            E = m1_expectation(dd, h, eh / h)
+            tot += 1
+            fails_bound += E < m1_bound(dd, h, eh / h)
+            fails_bias += E <= mp.exp(-dd * dd / (2 * h * h))
+    eh_list = ",".join(dec(v, 3) for v in ehs)
+    E = m1_expectation(d, h, eps)
+    fx, lb = mp.exp(-d * d / (2 * h * h)), m1_bound(d, h, eps)
+    ok = E >= lb and E > fx
+    if ok:
+        return Outcome("verified", f"quad: E[M_1] = {dec(E, 10)} >= bound {dec(lb, 10)}", method="sweep")
+    return Outcome("refuted",
+                   f"50-digit quadrature of E[M_1(x)] with one Laplace draw: the bound fails at {fails_bound}/{tot} grid "
+                   f"points (h = 1, d = h + s (eps h^2 - h), s in {{0.2,0.5,0.95}}, eps h in {{{eh_list}}}) and E[M_1(x)] <= f(x) (bias <= 0) "
+                   f"at {fails_bias}/{tot}. The MGF step ({'holds' if mgf_ok else 'FAILS'}) and the Jensen step "
+                   f"({'holds' if jen_ok else 'FAILS'}) are right; the error is multiplying E[e^(-Zd/h^2)] and "
+                   f"E[e^(-Z^2/(2h^2))] as if the two factors were independent (they share Z). Under that unsupported "
+                   f"reading the bound would hold; M_1 is defined with a single Z",
+                   witness=wit(d=d, h=h, eps=eps, E_M1=E, claimed_lower_bound=lb, f_x=fx, bias=E - fx),
+                   condition="a correct lower bound must keep E[e^(-(2Zd + Z^2)/(2h^2))] together (Jensen gives only "
+                             "e^(-1/(eps^2 h^2))); positive bias needs more than d > h and eps h > 1",
+                   method="sweep", severity="error")
+
+
+def case3_min_ok(c):
+    """sympy: is the minimum distance sqrt(2) R1 (R1 = tau/sqrt 2) >= c tau for every tau > 0?"""
+    import sympy as sp
+    tau = sp.symbols("tau", positive=True)
+    diff = sp.simplify(2 * (tau / sp.sqrt(2)) ** 2 - (sp.nsimplify(c) * tau) ** 2)
+    return diff == 0 or bool(diff.is_nonnegative)
+
+
+@claim(P, "App. A.2 (Claim 4.2 proof, case (3))", "points of S_{tau,1} and S_{tau,2} are at least sqrt(2) R1 = tau apart",
+       sweep=False)
+def appa2_case3(quick):
+    import sympy as sp
+    T1, T2, tau = sp.symbols("T1 T2 tau", positive=True)
+    u, v = sp.symbols("u v", nonnegative=True)
+    R1 = tau / sp.sqrt(2)
+    c1, c2 = T1 + tau / 2 + R1, T2 + tau / 2 + R1
+    # p in S_{tau,1}: p1 <= T1 + tau/2 = c1 - R1, p2 > c2; q in S_{tau,2}: q1 > c1, q2 <= T2 + tau/2 = c2 - R1
+    gap1 = sp.simplify(c1 - (T1 + tau / 2) - R1) == 0
+    gap2 = sp.simplify(c2 - (T2 + tau / 2) - R1) == 0
+    # |p - q|^2 = (R1 + u)^2 + (R1 + v)^2 with u, v >= 0 the excesses: minimum 2 R1^2 = tau^2 at u = v = 0
+    d2 = (R1 + u) ** 2 + (R1 + v) ** 2
+    min_ok = case3_min_ok(1) and all(
+        sp.simplify(sp.diff(d2, s)).subs({u: 0, v: 0}).is_positive for s in (u, v))
+    ok = gap1 and gap2 and min_ok
+    return Outcome("verified" if ok else "unknown",
+                   f"sympy: S_tau,1 lies in {{p1 <= c1 - R1, p2 > c2}} and S_tau,2 in {{q1 > c1, q2 <= c2 - R1}} "
+                   f"({gap1 and gap2}), so |p - q|^2 = (R1 + u)^2 + (R1 + v)^2 with u, v >= 0, increasing in u, v, "
+                   f"minimum 2 R1^2 = tau^2 ({min_ok})", method="proof")
+
+
+@claim(P, "App. A.2 (Claim 4.2 proof, case (2) display)",
+       "(T2 + tau/2 + R1) - x_{j,2} - ||x_i - c0|| = sqrt(((T2 + tau/2 + R1) - x_{j,2})^2 - ||x_i - c0||^2)", sweep=False)
+def appa2_case2(quick):
+    T1, T2, tau = mp.mpf(2), mp.mpf(2), mp.mpf(1)
+    R1, R2, c1, c2 = _geom(T1, T2, tau)
+    s2 = 1 / mp.sqrt(2)
+    xi = (c1 - mp.mpf("1.2") * s2, c2 - mp.mpf("1.2") * s2)  # |x_i - c0| = 1.2 in [R1, R2], in the box
+    xj = (mp.mpf(4), mp.mpf(2))  # x_{j,1} > c1, |x_{j,2} - T2| <= tau/2
+    reg_i = _tw_region(xi[0], xi[1], T1, T2, tau, mp.sqrt)[0]
+    reg_j = _tw_region(xj[0], xj[1], T1, T2, tau, mp.sqrt)[0]
+    A, b, B = c2 - xj[1], mp.sqrt((xi[0] - c1) ** 2 + (xi[1] - c2) ** 2), c1 - xj[0]
+    lhs, printed = A - b, mp.sqrt(A * A - b * b)
+    worst = case2_chain_violation(T1, T2, tau)
+    int_ok = worst <= mp.mpf(10) ** -40 and reg_i == "t,a" and reg_j == "t,2"
+    return _case2_outcome(reg_i, reg_j, lhs, printed, worst, int_ok, T1, T2, tau, xi, xj, A, b)
+
+
+def case2_chain_violation(T1, T2, tau, first=None):
+    """max over a grid of x_i in S_tau,alpha, x_j in S_tau,2 of the violations of the intended chain
+    A - b <= sqrt(A^2 + B^2) - b <= |x_j - x_i|; ``first(A, b)`` replaces its first member (mutation tests)."""
+    R1, R2, c1, c2 = _geom(mp.mpf(T1), mp.mpf(T2), mp.mpf(tau))
+    worst = mp.mpf(-1)
+    for rr in [R1, (R1 + R2) / 2, R2]:
+        for ang in [mp.pi * k / 16 for k in range(9)]:
+            p = (c1 - rr * mp.cos(ang), c2 - rr * mp.sin(ang))
+            for q1 in [c1 + mp.mpf("0.01"), c1 + 1, c1 + 5]:
+                for q2 in [T2 - tau / 2, T2, T2 + tau / 2]:
+                    Aq, Bq = c2 - q2, c1 - q1
+                    bq = mp.sqrt((p[0] - c1) ** 2 + (p[1] - c2) ** 2)
+                    chain = [Aq - bq if first is None else first(Aq, bq), mp.sqrt(Aq * Aq + Bq * Bq) - bq,
+                             mp.sqrt((q1 - p[0]) ** 2 + (q2 - p[1]) ** 2)]
+                    worst = max(worst, chain[0] - chain[1], chain[1] - chain[2])
+    return worst
+
+
+def _case2_outcome(reg_i, reg_j, lhs, printed, worst, int_ok, T1, T2, tau, xi, xj, A, b):
+    return Outcome("refuted",
+                   f"at x_i in S_tau,alpha (region {reg_i}) and x_j in S_tau,2 (region {reg_j}) the printed equality "
+                   f"A - b = sqrt(A^2 - b^2) fails: {dec(lhs, 10)} vs {dec(printed, 10)}; the next printed line "
+                   f"(sqrt(A^2 + B^2 - b^2)) is likewise not ||x_j - c0|| - ||x_i - c0||. Read as sqrt(A^2) - b and "
+                   f"sqrt(A^2 + B^2) - b the chain is right and proves the case (Claim 4.2 is verified separately). "
+                   f"Possibly a typesetting/extraction slip: the minus sign and square slid inside the root",
+                   witness=wit(T1=T1, T2=T2, tau=tau, xi1=xi[0], xi2=xi[1], xj1=xj[0], xj2=xj[1], A=A, b=b,
+                               A_minus_b=lhs, printed_sqrt=printed),
+                   method="exact", severity="typo" if int_ok else "error",
+                   intended=f"A - b = sqrt(A^2) - b <= sqrt(A^2 + B^2) - b = ||x_j - c0|| - ||x_i - c0|| <= ||x_j - x_i||: "
+                            f"each step is exact algebra or the triangle inequality; checked at 50 digits on 243 pairs "
+                            f"(max violation {dec(worst, 3)})")
+
+
+def laplace_tail(threshold):
+    """sympy: P(|Z| > threshold(delta)) for Z ~ Lap(0, 1), and whether it is <= delta for all delta in (0, 1)."""
+    import sympy as sp
+    z = sp.symbols("z", real=True)
+    dl = sp.symbols("delta", positive=True)
+    tail = sp.simplify(2 * sp.integrate(sp.exp(-z) / 2, (z, threshold(dl), sp.oo)))
+    return tail, sp.simplify(tail - dl) == 0 or bool(sp.simplify(dl - tail).is_nonnegative)
+
+
+@claim(P, "Lemma 3.6 (proof, tail bound)", "Z ~ Lap(0,1): P(|Z| <= ln(1/delta)) >= 1 - delta", sweep=False)
+def lemma36_tail(quick):
+    import sympy as sp
+    tail, ok = laplace_tail(lambda dl: sp.log(1 / dl))
+    return Outcome("verified" if ok else "unknown",
+                   f"sympy: P(|Z| > ln(1/delta)) = 2 int_(ln 1/delta)^oo e^(-z)/2 dz = {tail}, so P(|Z| <= ln(1/delta)) "
+                   f"= 1 - delta exactly (the bound is tight) for every delta in (0, 1)", method="proof")
+
+
+QUOTES["Sec 2.1 (GenCauchy moments)"] = (
+    r"The distribution reduces to a standard Cauchy distribution for $p = 2$ and $\theta = 1$, which has undefined mean and variance. For $Z \sim \text{GenCauchy}(a, b, p > 3, \theta = 1)$, we have $\mathbb{E}[Z] = a$ and the t -th central moment of $|Z - a|$ exists for $p > t + 1$ [BBZ05].",
+    "(i) c_{2,1} = 1/pi, so GenCauchy(a, b, 2, 1) is the Cauchy law (no mean); (ii) for theta = 1, "
+    "E|Z - a|^t < oo iff p > t + 1 (t > 0), so for p > 3 the mean exists (= a by symmetry)",
+    "Bronstein, Bronstein & Zibulevsky 2005 (BBZ05), for the moment condition")
+
+
+@claim(P, "Sec 2.1 (GenCauchy moments)", "p = 2, theta = 1 is Cauchy; for theta = 1, E|Z-a|^t < oo iff p > t + 1",
+       sweep=False)
+def gencauchy_moments(quick):
+    import sympy as sp
+    z = sp.symbols("z", positive=True)
+    p, t = sp.symbols("p t", positive=True)
+    c21 = sp.simplify(2 * sp.gamma(1) / (2 * sp.gamma(sp.Rational(1, 2)) * sp.gamma(sp.Rational(1, 2))))
+    cauchy = c21 == 1 / sp.pi and sp.integrate(z / (1 + z ** 2), (z, 0, sp.oo)) == sp.oo
+    # limit comparison at infinity: z^t/(1+z^p) ~ z^(t-p); int_1^oo z^s dz < oo iff s < -1
+    ratio = sp.limit(z ** p / (1 + z ** p), z, sp.oo) == 1
+    u = sp.symbols("u", positive=True)  # s = -1 - u (converges) vs s = -1 + u and s = -1 (diverge)
+    conv = (sp.simplify(sp.integrate(z ** (-1 - u), (z, 1, sp.oo)) - 1 / u) == 0
+            and sp.integrate(z ** (u - 1), (z, 1, sp.oo)) == sp.oo and sp.integrate(1 / z, (z, 1, sp.oo)) == sp.oo)
+    # near 0 the integrand z^t/(1+z^p) is bounded for t > 0: no condition there.  Spot values, exact:
+    fin = sp.integrate(z ** 2 / (1 + z ** 4), (z, 0, sp.oo))  # p = 4, t = 2 < p - 1: finite (pi/(2 sqrt 2))
+    inf = sp.integrate(z ** 3 / (1 + z ** 4), (z, 0, sp.oo))  # p = 4, t = 3 = p - 1: diverges
+    ok = cauchy and ratio and conv and fin.is_finite and inf == sp.oo
+    return Outcome("verified" if ok else "unknown",
+                   f"sympy: c_(2,1) = {c21} (standard Cauchy; int_0^oo z/(1+z^2) = oo, no mean); z^t/(1+z^p) ~ z^(t-p) "
+                   f"at infinity (limit ratio 1: {ratio}) and int_1^oo z^s dz < oo iff s < -1 ({conv}), so "
+                   f"E|Z-a|^t < oo iff p > t + 1; spot checks p = 4: t = 2 gives {fin}, t = 3 gives {inf}; the mean "
+                   f"(t = 1) exists for p > 2, hence for the stated p > 3, and equals a by symmetry", method="proof")
+
+
+QUOTES["Lemma 3.6 (proof, case b <= b')"] = (
+    r"If $b \leq b'$, then [...] &\leq \ln(1 + \gamma \cdot \text{dist}(x, x')) + |a-a'|/b \\ &\leq \gamma \text{dist}(x, x') + \eta|f(x') - f(x)|/B(x') \leq (\gamma + \eta) \text{dist}(x, x').",
+    "for b = B(x)/eta <= b' = B(x')/eta, a g_L-smooth B (B(x') <= (1 + gamma d) B(x)) and |f(x) - f(x')| <= "
+    "min(B(x), B(x')) d: the middle step ln(1+gamma d) + |a-a'|/b <= gamma d + eta|f(x')-f(x)|/B(x') (literal), and "
+    "the intended step with B(x) (|a-a'|/b = eta|f(x')-f(x)|/B(x)) followed by the final bound (gamma + eta) d",
+    None)
+
+
+def lemma36_step(Bx, Bxp, df, g, e, d, denom_is_Bxp=True):
+    """(lhs, rhs) of the middle step of Lemma 3.6's proof for b <= b', with B(x') (printed) or B(x) in the
+    denominator of the right-hand side."""
+    Bx, Bxp, df, g, e, d = (mp.mpf(v) for v in (Bx, Bxp, df, g, e, d))
+    lhs = mp.log(1 + g * d) + abs(df) / (Bx / e)
+    rhs = g * d + e * abs(df) / (Bxp if denom_is_Bxp else Bx)
+    return lhs, rhs
+
+
+@claim(P, "Lemma 3.6 (proof, case b <= b')",
+       "ln(1 + gamma d) + |a - a'|/b <= gamma d + eta |f(x') - f(x)|/B(x') <= (gamma + eta) d when b <= b'", sweep=False)
+def lemma36_proof_step(quick):
+    # admissible configuration: eta = gamma = d = 1, B(x) = 1, B(x') = 2 = (1 + gamma d) B(x), |f(x) - f(x')| = 1
+    Bx, Bxp, df, g, e, d = 1, 2, 1, 1, 1, 1
+    lhs, rhs = lemma36_step(Bx, Bxp, df, g, e, d)
+    final = (mp.mpf(g) + e) * d
+    # intended (B(x) in the denominator), over an admissible grid: middle step and final bound
+    worst = mp.mpf(-1)
+    for gg, ee, dd in product([mp.mpf("0.1"), 1, 3], [mp.mpf("0.2"), 1], [mp.mpf("0.01"), 1, 4]):
+        for ratio in [1, (1 + gg * dd) ** mp.mpf("0.5"), 1 + gg * dd]:
+            for frac in [0, mp.mpf("0.5"), 1]:
+                B0 = mp.mpf(1)
+                dfv = frac * B0 * dd  # |f(x) - f(x')| <= B(x) d (pointwise Lipschitz at x, d <= Lambda)
+                l2, r2 = lemma36_step(B0, B0 * ratio, dfv, gg, ee, dd, denom_is_Bxp=False)
+                worst = max(worst, l2 - r2, r2 - (gg + ee) * dd)
+    int_ok = worst <= mp.mpf(10) ** -40
+    if lhs <= rhs:
+        return Outcome("verified", "the printed step holds at the configuration", method="exact")
+    return Outcome("refuted",
+                   f"admissible configuration eta = gamma = d = 1, B(x) = 1, B(x') = 2 (= (1 + gamma d) B(x), g_L-smooth), "
+                   f"|f(x) - f(x')| = 1 <= min(B(x), B(x')) d: ln(1 + gamma d) + |a-a'|/b = {dec(lhs, 12)} > gamma d + "
+                   f"eta |f(x')-f(x)|/B(x') = {dec(rhs, 12)} (|a-a'|/b = eta |f(x')-f(x)|/B(x), and B(x) < B(x') here). The "
+                   f"final bound (gamma + eta) d = {dec(final, 3)} still holds, so the lemma is unaffected (Lemma 3.6 is "
+                   f"verified separately)",
+                   witness=wit(eta=e, gamma=g, d=d, B_x=Bx, B_x_prime=Bxp, abs_df=df, lhs=lhs, printed_rhs=rhs,
+                               final_bound=final),
+                   method="exact", severity="typo" if int_ok else "error",
+                   intended=f"with B(x) for B(x'): ln(1+gamma d) + eta|f(x')-f(x)|/B(x) <= gamma d + eta d = (gamma + "
+                            f"eta) d, using ln(1+u) <= u and |f(x)-f(x')| <= L(x) d <= B(x) d; checked on a grid of "
+                            f"162 admissible configurations (max violation {dec(worst, 3)})")

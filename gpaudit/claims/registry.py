@@ -22,6 +22,12 @@ import mpmath as mp
 import numpy as np
 
 VERDICTS = ("verified", "refuted", "unknown")
+# How wrong a non-verified claim is (docs: reports/claims.md):
+#   error      the statement's intended meaning is false
+#   minor      literally false in a way that does not change its use (e.g. a missing hypothesis)
+#   typo       a misprint whose intended statement is verified (the intended one is checked too)
+#   imprecise  true under its natural reading, false under the literal one
+SEVERITIES = ("error", "minor", "typo", "imprecise")
 DPS = 50  # working precision (decimal digits) of every mpmath reference computation
 
 
@@ -38,6 +44,12 @@ class ClaimResult:
     witness: dict[str, str] | None = None
     condition: str | None = None
     seconds: float = 0.0
+    severity: str | None = None      # for a non-verified claim: one of SEVERITIES
+    quote: str = ""                  # the paper's words, verbatim
+    reading: str = ""                # gpaudit's formal reading of them
+    restated_from: str | None = None  # the cited paper a restatement comes from
+    intended: str | None = None      # for a typo: the intended statement and how it was verified
+    method: str = ""                 # proof | exact | enclosure | exhaustive | adversarial | sweep
 
 
 @dataclass
@@ -46,6 +58,9 @@ class Outcome:
     evidence: str
     witness: dict[str, str] | None = None
     condition: str | None = None
+    severity: str | None = None
+    intended: str | None = None
+    method: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,19 +70,25 @@ class Claim:
     statement: str
     check: Callable[[bool], Outcome] = field(compare=False)
     sweep: bool = True  # verified by a finite numeric sweep (vs. an exact computation)
+    quote: str = ""
+    reading: str = ""
+    restated_from: str | None = None
 
 
 REGISTRY: list[Claim] = []
 
 
-def claim(paper: str, claim_id: str, statement: str, sweep: bool = True):
+def claim(paper: str, claim_id: str, statement: str, sweep: bool = True, *, quote: str = "",
+          reading: str = "", restated_from: str | None = None):
     """Decorator: register ``fn(quick) -> Outcome`` as the checker of one claim.  ``sweep``:
-    the check is a finite numeric sweep, so "verified" means no counterexample was found."""
+    the check is a finite numeric sweep, so "verified" means no counterexample was found.
+    ``quote``: the paper's words verbatim (hypotheses and quantifiers included); ``reading``:
+    gpaudit's formal reading of them; ``restated_from``: the cited source of a restatement."""
 
     def deco(fn: Callable[[bool], Outcome]):
         if any(c.paper == paper and c.claim_id == claim_id for c in REGISTRY):
             raise ValueError(f"duplicate claim {paper}:{claim_id}")
-        REGISTRY.append(Claim(paper, claim_id, statement, fn, sweep))
+        REGISTRY.append(Claim(paper, claim_id, statement, fn, sweep, quote, reading, restated_from))
         return fn
 
     return deco
@@ -82,15 +103,22 @@ def run_one(c: Claim, quick: bool = False) -> ClaimResult:
             raise ValueError(f"invalid verdict {out.verdict!r}")
         if out.verdict == "refuted" and not out.witness:
             out = Outcome("unknown", "checker reported a refutation without a witness: " + out.evidence)
+        if out.severity is not None and out.severity not in SEVERITIES:
+            raise ValueError(f"invalid severity {out.severity!r}")
+        if out.verdict == "verified" and out.severity is not None:
+            raise ValueError("a verified claim has no severity")
         ev = out.evidence
         if out.verdict == "verified" and c.sweep and "no counterexample" not in ev:
             ev = ev.rstrip(". ") + "; no counterexample found in this sweep"
         res = ClaimResult(c.paper, c.claim_id, c.statement, out.verdict, ev,
-                          dict(out.witness) if out.witness else None, out.condition)
+                          dict(out.witness) if out.witness else None, out.condition,
+                          severity=out.severity, quote=c.quote, reading=c.reading,
+                          restated_from=c.restated_from, intended=out.intended, method=out.method)
     except Exception as exc:  # fail closed
         tb = traceback.format_exc(limit=2).strip().splitlines()[-1]
         res = ClaimResult(c.paper, c.claim_id, c.statement, "unknown",
-                          f"checker error: {type(exc).__name__}: {exc} ({tb})")
+                          f"checker error: {type(exc).__name__}: {exc} ({tb})",
+                          quote=c.quote, reading=c.reading, restated_from=c.restated_from)
     res.seconds = time.perf_counter() - t0
     return res
 
