@@ -44,16 +44,23 @@ def check(path_or_spec, seed: int | None = None, effort: str | None = None, prog
     ``seed`` and ``effort`` ("quick", "standard", "thorough") override the file's ``audit``
     settings; ``progress``, if given, is called as ``progress(stage: str, fraction: float)``.
     With ``fail_closed`` (the default), an internal error gives an ``unknown`` result carrying an
-    ``internal`` check with the error; with ``fail_closed=False`` it propagates.
+    ``internal`` check with the error; with ``fail_closed=False`` it propagates. A python callable
+    that raises (any exception but KeyboardInterrupt, SystemExit included) gives an ``unknown``
+    result with a ``user_code`` check naming the callable, the input and the exception.
     """
     if effort is not None and effort not in EFFORTS:
         raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     spec = path_or_spec if isinstance(path_or_spec, Spec) else load(path_or_spec)
-    from .check import check_spec
+    from .check import check_spec, user_code_result
+    from .errors import UserCodeError
     try:
         return check_spec(spec, progress=progress, seed=seed, effort=effort)
+    except ConfigError:  # e.g. a python callable's module broke after loading
+        raise
+    except UserCodeError as err:  # check_spec already turns these into an unknown result
+        return user_code_result(spec, err)
     except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
         if not fail_closed:
             raise

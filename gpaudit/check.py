@@ -9,38 +9,94 @@ import time
 
 
 from .audit.run import audit
-from .certify.pipeline import certify
+from .certify.pipeline import certify, prove_stage
+from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
 from .spec.load import load_spec
-from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Result
+from .errors import ConfigError, FieldError, UserCodeError
+from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result
 
 
-def decide(witness, within_claim: bool, cert_checks) -> str:
-    """refuted needs a verified witness; certified needs the certificate's sound comparison with
-    the claim and every certificate check certified (or skipped); everything else is unknown."""
-    if witness is not None:
-        return REFUTED
-    if not within_claim or not cert_checks:
-        return UNKNOWN
-    if any(c.status not in (CERTIFIED, SKIPPED) for c in cert_checks):
-        return UNKNOWN
-    return CERTIFIED
+def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
+    """The result of a file whose python callable raised: unknown, for that file alone."""
+    info = {} if seconds is None else {"seconds": round(seconds, 3)}
+    return Result(spec.name, spec.path, spec.sha256, UNKNOWN,
+                  {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
+                  checks=[Check("user_code", UNKNOWN, f"call of the user callable {err.ref}", err.detail(),
+                                {"callable": err.ref, "x": [str(v) for v in err.x],
+                                 "exception": type(err.exc).__name__})],
+                  info=info)
 
 
 def check_spec(spec, progress=None, seed=None, effort=None) -> Result:
+    """Check one loaded configuration.  A python callable that raises (even SystemExit) gives this
+    file an unknown result with a ``user_code`` check naming the input; a callable that cannot be
+    loaded any more raises ConfigError."""
     t0 = time.perf_counter()
-    mech = build_mechanism(spec)
+    try:
+        return _check_spec(spec, progress, seed, effort, t0)
+    except UserCodeError as err:
+        return user_code_result(spec, err, time.perf_counter() - t0)
+
+
+def _check_spec(spec, progress, seed, effort, t0) -> Result:
+    try:
+        mech = build_mechanism(spec)
+    except FieldError as err:  # a python callable's module vanished or broke since loading
+        raise ConfigError(spec.path, err.field, err.problem) from None
     seed = spec.audit.seed if seed is None else seed
     effort = effort or spec.audit.effort
-    outcome = audit(mech, seed=seed, effort=effort, progress=progress)
-    upper, cert_checks, within = certify(mech, outcome)
-    verdict = decide(outcome.witness, within, cert_checks)
-    claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)}
+    proof = prove_stage(mech)
+    outcome = audit(mech, seed=seed, effort=effort, progress=progress, seeds=proof.seeds)
+    upper, cert_checks, within = certify(mech, outcome, proof)
+    audit_checks = list(outcome.checks)
+    witness, eps_lower = outcome.witness, outcome.epsilon_lower
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats),
-            "seconds": round(time.perf_counter() - t0, 3)}
-    return Result(spec.name, spec.path, spec.sha256, verdict, claim, outcome.epsilon_lower, upper,
-                  outcome.witness, outcome.checks + list(cert_checks), info)
+            "certified_bound": _certified_bound(mech, proof)}
+    if not mech.exact_model:
+        # a witness on an approximate model (numerical B*, a float64 callable) is evidence only
+        info["model"] = ("approximate: " + "; ".join(
+            t for t, on in ((f"f is {mech.query.note or 'approximate'}", mech.query.numeric),
+                            (f"B is {mech.bound.source}", mech.bound.numeric)) if on)
+            + "; witnesses found on it are evidence, not refutations")
+        if witness is not None:
+            info["approximate_witness"] = witness
+        if eps_lower is not None:
+            info["approximate_epsilon_lower"] = str(eps_lower)
+        audit_checks = [_as_evidence(c) for c in audit_checks]
+    ev = Evidence(witness=witness is not None, witness_exact=mech.exact_model,
+                  within_claim=bool(within), certificate_checks=tuple(c.status for c in cert_checks),
+                  inconsistent=any(c.id == "consistency" and c.status == REFUTED for c in cert_checks))
+    decision = decide(ev)
+    if not mech.exact_model:
+        witness, eps_lower = None, None
+    claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)}
+    info["decision"] = {"rule": decision.rule, "reason": decision.reason}
+    if witness is not None and decision.verdict != REFUTED:
+        info["witness_not_counted"] = witness
+    info["seconds"] = round(time.perf_counter() - t0, 3)
+    return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
+                  witness if decision.verdict == REFUTED else None, audit_checks + list(cert_checks), info,
+                  decision)
+
+
+def _certified_bound(mech, proof) -> str:
+    """Which B a certificate speaks about (the closed form is the mechanism only if it is B*)."""
+    if proof.route == "theorem":
+        return "B* exactly as Definition 9 defines it (Liang-Yi Lemma 3.1; the audit's grid only approximates it)"
+    if mech.spec.bound.kind == "smooth_sensitivity":
+        return (f"the {mech.bound.source}: the certificate holds for this B; that it equals Definition 9's B* "
+                "is checked numerically against a brute-force B* (tests), not proved")
+    return f"the configuration's own B ({mech.bound.source})"
+
+
+def _as_evidence(c: Check) -> Check:
+    """An audit check on an approximate model: a refutation there is evidence (status unknown)."""
+    if c.status != REFUTED:
+        return c
+    return Check(c.id, UNKNOWN, c.method + " (approximate model)",
+                 "found on an approximate model, not verified on the mechanism itself: " + c.detail, c.evidence)
 
 
 def check_file(path, progress=None, seed=None, effort=None) -> Result:

@@ -36,14 +36,21 @@ class Progress:
             sys.stderr.flush()
 
 
-def _fmt(v, digits=6):
-    return "-" if v is None else mpmath.nstr(mpmath.mpf(v), digits)
+def _short(text, digits=12) -> str:
+    """A decimal string shortened for a terminal line, exponent kept."""
+    try:
+        return mpmath.nstr(mpmath.mpf(text), digits)
+    except (TypeError, ValueError):
+        return str(text)
 
 
 def summary_line(r: Result) -> str:
+    from .kernel.numbers import decimal_down, decimal_up
+    lower = "none" if r.epsilon_lower is None else decimal_down(r.epsilon_lower, 6)
+    upper = "no certified bound" if r.epsilon_upper is None else "certified <= " + decimal_up(r.epsilon_upper, 6)
     return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {r.claim['epsilon']}"
             f"{', delta ' + r.claim['delta'] if r.claim['delta'] != '0' else ''}; "
-            f"exhibited {_fmt(r.epsilon_lower)}; certified <= {_fmt(r.epsilon_upper)}")
+            f"exhibited {lower}; {upper}")
 
 
 def print_result(r: Result, quiet: bool, out=None):
@@ -56,10 +63,10 @@ def print_result(r: Result, quiet: bool, out=None):
     if r.witness:
         w = r.witness
         if "log_ratio" in w:
-            print(f"    witness: x={w['x']} x'={w['x_prime']} y={w['y']} dist={w['dist'][:14]} "
-                  f"log_ratio={w['log_ratio'][:14]} > {w['epsilon_times_dist'][:14]}", file=out)
+            print(f"    witness: x={w['x']} x'={w['x_prime']} y={w['y']} dist={_short(w['dist'])} "
+                  f"log_ratio={_short(w['log_ratio'])} > {_short(w['epsilon_times_dist'])}", file=out)
         else:
-            print(f"    witness: x={w['x']} x'={w['x_prime']} hockey_stick={w['hockey_stick'][:14]}", file=out)
+            print(f"    witness: x={w['x']} x'={w['x_prime']} hockey_stick={_short(w['hockey_stick'])}", file=out)
 
 
 def cmd_check(args) -> int:
@@ -82,14 +89,27 @@ def cmd_check(args) -> int:
             print(f"gpaudit: error: {line}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
     from .api import internal_error_result
+    if args.junit or args.baseline:
+        from .kernel import z3door
+        z3door.set_cache(False)   # a gate decides from fresh proofs, never from the cache
     from .check import check_spec
     from .report.json_report import result_to_json, write_json_atomic
 
-    results = []
+    from .check import user_code_result
+    from .errors import UserCodeError
+
+    results, file_errors = [], 0
     for spec in specs:
         prog = Progress(spec.name, sys.stderr.isatty() and not args.quiet)
         try:
             r = check_spec(spec, progress=prog, seed=args.seed, effort=args.effort)
+        except ConfigError as err:  # e.g. a python callable's module broke after loading: this file only
+            prog.done()
+            print(f"gpaudit: error: {err.line()}", file=sys.stderr)
+            file_errors += 1
+            continue
+        except UserCodeError as err:  # check_spec handles these; never let user code end the run
+            r = user_code_result(spec, err)
         except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
             prog.done()
             detail = f"{type(err).__name__}: {err}"
@@ -110,6 +130,8 @@ def cmd_check(args) -> int:
     code, regressions = gate(results, baseline)
     for line in regressions:
         print(f"gpaudit: regression: {line}", file=sys.stderr)
+    if file_errors:  # 2 is the worst exit code of all
+        code = CONFIG_ERROR_EXIT
     return code
 
 

@@ -25,3 +25,34 @@ class FieldError(ValueError):
         self.problem = problem
         self.field = field
         super().__init__(problem)
+
+
+class UserCodeError(Exception):
+    """A user's Python callable raised (any exception but KeyboardInterrupt, SystemExit included)
+    or returned something that is not a real number.  The check of that one file ends with verdict
+    unknown and a ``user_code`` check; gpaudit itself carries on."""
+
+    def __init__(self, name: str, ref: str, x, exc: BaseException):
+        self.name = name          # "f" or "B"
+        self.ref = ref            # "module:function" as written in the configuration
+        self.x = list(x)          # the input that raised
+        self.exc = exc
+        super().__init__(self.detail())
+
+    def detail(self) -> str:
+        return f"{self.name} raised {_short_repr(self.exc)} at x = [{', '.join(_num(v) for v in self.x)}] ({self.ref})"
+
+
+def _num(v) -> str:
+    try:
+        fv = float(v)
+        if fv == v:
+            return repr(fv)
+    except (TypeError, ValueError, OverflowError):
+        pass
+    return str(v)
+
+
+def _short_repr(exc: BaseException, limit: int = 300) -> str:
+    text = repr(exc)
+    return text if len(text) <= limit else text[:limit] + "...)"

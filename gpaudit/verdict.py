@@ -1,22 +1,14 @@
-"""Verdicts, the order refuted < unknown < certified, and evidence records."""
+"""Verdicts (the ordered type of gpaudit.kernel.decide), results and evidence records."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-REFUTED, UNKNOWN, CERTIFIED, SKIPPED = "refuted", "unknown", "certified", "skipped"
-_ORDER = {REFUTED: 0, UNKNOWN: 1, CERTIFIED: 2}
+from .kernel.decide import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Decision, Verdict, is_certified_decision, worst  # noqa: F401
+
 EXIT_CODES = {CERTIFIED: 0, REFUTED: 1, UNKNOWN: 3}
 CONFIG_ERROR_EXIT = 2
-
-
-def worst(*verdicts: str) -> str:
-    """The worst of several verdicts (an empty list is unknown: nothing was shown)."""
-    vs = [v for v in verdicts if v != SKIPPED]
-    if not vs:
-        return UNKNOWN
-    return min(vs, key=_ORDER.__getitem__)
 
 
 def worst_exit(codes) -> int:
@@ -53,6 +45,12 @@ class Result:
     witness: dict | None = None
     checks: list = field(default_factory=list)
     info: dict = field(default_factory=dict)
+    decision: Decision | None = None
+
+    def __post_init__(self):
+        self.verdict = Verdict(self.verdict)
+        if self.verdict is CERTIFIED and not is_certified_decision(self.decision):
+            raise ValueError("a certified result needs the kernel's certified Decision (gpaudit.kernel.decide)")
 
     @property
     def exit_code(self) -> int:

@@ -7,10 +7,12 @@ recomputed here is a real check of the tool.
 
 import mpmath as mp
 
-mp.mp.dps = 60
-SQ2 = mp.sqrt(2)
+DPS = 60   # every function works at 60 digits locally; nothing sets a global precision
+with mp.workdps(DPS):
+    SQ2 = mp.sqrt(2)
 
 
+@mp.workdps(DPS)
 def soft_threshold(x, T=0, tau=1):
     if x - T < -mp.mpf(tau) / 2:
         return mp.mpf(0)
@@ -19,12 +21,14 @@ def soft_threshold(x, T=0, tau=1):
     return mp.mpf(1)
 
 
+@mp.workdps(DPS)
 def lemma_4_1(x, gamma, T=0, tau=1):
     if abs(x - T) <= mp.mpf(tau) / 2:
         return 1 / mp.mpf(tau)
     return max(1 / (abs(x - T) + mp.mpf(tau) / 2), mp.exp(-gamma * (abs(x - T) - mp.mpf(tau) / 2)) / tau)
 
 
+@mp.workdps(DPS)
 def two_way_paper(p, T1, T2, tau):
     """f_tau of Section 4.2 via the paper's own sets S_{1,*}, S_{0,*}, S_{tau,*}."""
     p1, p2 = p
@@ -55,22 +59,26 @@ def two_way_paper(p, T1, T2, tau):
     return (p2 - (T2 - tau / 2)) / tau  # S_{tau,2}
 
 
+@mp.workdps(DPS)
 def student_t_logpdf(u, nu):
     nu = mp.mpf(nu)
     return (mp.loggamma((nu + 1) / 2) - mp.loggamma(nu / 2) - mp.log(mp.sqrt(nu * mp.pi))
             - (nu + 1) / 2 * mp.log(1 + u * u / nu))
 
 
+@mp.workdps(DPS)
 def laplace_logpdf(u):
     return -abs(u) - mp.log(2)
 
 
+@mp.workdps(DPS)
 def log_ratio(f, B, eta, logh, x, xp, y):
     """ln p_x(y) - ln p_x'(y) for M(x) = f(x) + (B(x)/eta) Z."""
     b, bp = B(x) / eta, B(xp) / eta
     return (logh((y - f(x)) / b) - mp.log(b)) - (logh((y - f(xp)) / bp) - mp.log(bp))
 
 
+@mp.workdps(DPS)
 def hockey_stick(f, B, eta, logh, x, xp, eps, intervals):
     """P_x(S) - e^(eps d) P_x'(S) on a union of intervals, by adaptive quadrature of the densities."""
     d = mp.sqrt(sum((mp.mpf(a) - mp.mpf(b))**2 for a, b in zip(x, xp))) if isinstance(x, (list, tuple)) \
@@ -90,6 +98,7 @@ def hockey_stick(f, B, eta, logh, x, xp, eps, intervals):
     return total
 
 
+@mp.workdps(DPS)
 def two_way_dropped_bound(p, T1=1, T2=2, tau=mp.mpf(1) / 2):
     """examples/broken/two-way-dropped-term.yaml's B: Lemma 4.3 without its exponential term."""
     T1, T2, tau = mp.mpf(T1), mp.mpf(T2), mp.mpf(tau)

@@ -7,7 +7,7 @@ import mpmath as mp
 import sympy as sp
 import yaml
 
-from gpaudit.check import check_file, decide
+from gpaudit.check import check_file
 from gpaudit.cli import main
 from gpaudit.verdict import Check
 
@@ -15,23 +15,18 @@ ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
 
 
-def test_decide_needs_witness_or_sound_bound():
-    ok = [Check("a", "certified", "m", "d"), Check("b", "skipped", "m", "d")]
-    assert decide(None, True, ok) == "certified"
-    assert decide(None, False, ok) == "unknown"
-    assert decide(None, True, ok + [Check("c", "unknown", "m", "d")]) == "unknown"
-    assert decide(None, True, []) == "unknown"
-    assert decide({"x": []}, True, ok) == "refuted"
-
-
 def test_comparison_with_an_irrational_claim_rounds_against_privacy():
-    """A bound a hair above the exact claim must not pass because the claim was rounded up."""
-    from gpaudit.certify.pipeline import _claim_lower
+    """A bound a hair above the exact claim must not pass; the exact claim itself (a tie) does."""
+    from gpaudit.certify.pipeline import at_most_claim
+    from gpaudit.kernel.numbers import exact as exact_of
     claim = 1 / sp.sqrt(3)
     with mp.workdps(80):
-        exact = mp.mpf(1) / mp.sqrt(3)
-        assert _claim_lower(claim) < exact
-        assert not exact * (1 + mp.mpf(10) ** -45) <= _claim_lower(claim)
+        above = mp.mpf(1) / mp.sqrt(3) * (1 + mp.mpf(10) ** -45)
+        below = mp.mpf(1) / mp.sqrt(3) * (1 - mp.mpf(10) ** -45)
+    assert not at_most_claim(above, claim)
+    assert at_most_claim(below, claim)
+    assert at_most_claim(sp.sqrt(3) / 3, claim)
+    assert not at_most_claim(exact_of(above), claim)
 
 
 def test_student_t_experiment_region_wise_certificate_is_tight():

@@ -35,9 +35,13 @@ def synthetic(verdict, name="synthetic", checks=None) -> Result:
         Check("proof.two_point_cover", SKIPPED, "none", "not needed"),
     ]
     witness = {"x": ["0"], "x_prime": ["0.5"], "y": "1", "dist": "0.5", "log_ratio": "0.7"} if verdict == REFUTED else None
+    from gpaudit.kernel.decide import Evidence, decide
+    decision = decide(Evidence(witness=verdict == REFUTED, witness_exact=True,
+                               within_claim=verdict == CERTIFIED, certificate_checks=(CERTIFIED, SKIPPED)))
+    assert decision.verdict == verdict or verdict == UNKNOWN
     return Result(name, f"examples/{name}.yaml", "ab" * 32, verdict, {"epsilon": "1", "delta": "0"},
                   "0.9", "0.95" if verdict != REFUTED else None, witness, checks,
-                  {"seconds": 1.5, "audit": {"seed": 0, "effort": "quick"}})
+                  {"seconds": 1.5, "audit": {"seed": 0, "effort": "quick"}}, decision)
 
 
 def _parse(data: bytes):

@@ -17,13 +17,20 @@ os.environ.setdefault("GPAUDIT_CACHE", tempfile.mkdtemp(prefix="gpaudit-cache-")
 import independent as ind  # noqa: E402
 from gpaudit.model.mechanism import build_mechanism  # noqa: E402
 from gpaudit.prove import ProofOutcome, RegionRate, prove_conditions, prove_symbolic  # noqa: E402
-from gpaudit.prove import arbbox, regions, z3backend  # noqa: E402
+from gpaudit.prove import arbbox, regions
+from gpaudit.kernel import z3door as z3backend  # noqa: E402
 from gpaudit.spec.load import load_spec  # noqa: E402
 from gpaudit.verdict import CERTIFIED, REFUTED, SKIPPED  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 VALID = sorted((ROOT / "examples").glob("*.yaml"))
-mp.mp.dps = 60
+
+
+@pytest.fixture(autouse=True)
+def _reference_precision():
+    """This module's reference computations run at 60 digits, set per test (never globally)."""
+    with mp.workdps(60):
+        yield
 _CACHE: dict = {}
 
 

@@ -15,15 +15,24 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st, target
 
 from ..model.mechanism import Mechanism
+from ..model.fp import norm1
 
 EXAMPLES = {"quick": 150, "standard": 400, "thorough": 2000}
 
 
-def adversarial_triples(mech: Mechanism, audit_seed: int, effort: str, keep: int = 4):
-    """The `keep` best (x, x', y, rate) found, as tuples of floats (x, x' as tuples)."""
+def adversarial_triples(mech: Mechanism, audit_seed: int, effort: str, keep: int = 4, extra_marks=()):
+    """The `keep` best (x, x', y, rate) found, as tuples of floats (x, x' as tuples).
+
+    extra_marks: further points (arrays of dim floats, e.g. the audit's seed points) searched around
+    like the query's landmarks."""
+    from .search import point_loss
     marks = np.atleast_2d(np.asarray(mech.query.landmarks, float))
+    if len(extra_marks):
+        marks = np.concatenate([marks, np.atleast_2d(np.asarray(extra_marks, float))])
     scale = float(mech.query.scale)
     Lambda = float(mech.Lambda)
+    eta = float(mech.eta)
+    loss = point_loss(mech)
     d = mech.dim
     best: list = []
     unit = st.floats(-1.0, 1.0, allow_nan=False)
@@ -42,12 +51,14 @@ def adversarial_triples(mech: Mechanism, audit_seed: int, effort: str, keep: int
             return
         s = s / n * min(scale * 10**log_step, Lambda)
         xp = x + s
-        b = mech.bound.B_math(x) / float(mech.eta)
+        b = mech.bound.B_math(x) / eta
         if not (b > 0 and math.isfinite(b)):
             return
         y = mech.query.f_math(x) + b * math.sinh(v)
-        dist = float(np.linalg.norm(s))
-        rate = mech.log_ratio_point(x, xp, y) / dist
+        dist = math.hypot(*(xp - x))  # what float64 kept of the step (0 far from the origin)
+        if not dist > 0:
+            return
+        rate = loss(x, xp, y) / dist
         if not math.isfinite(rate):
             return
         target(rate, label="loss rate")

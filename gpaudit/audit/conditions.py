@@ -11,6 +11,7 @@ import mpmath
 import numpy as np
 
 from ..model.mechanism import Mechanism, exact_decimal, dist_mp
+from ..model.fp import row_norm
 from ..verdict import Check, REFUTED, UNKNOWN
 
 DPS = 50
@@ -32,7 +33,7 @@ def check_cover(mech: Mechanism, X, Xp) -> Check:
     A = np.concatenate([X, Xp])
     W = np.concatenate([Xp, X])
     with np.errstate(all="ignore"):
-        d = np.linalg.norm(A - W, axis=1)
+        d = row_norm(A - W)
         slope = np.abs(f(W) - f(A)) / d
         excess = slope / B(A)
     excess[~np.isfinite(excess)] = 0
@@ -57,7 +58,7 @@ def check_smooth(mech: Mechanism, X, Xp) -> Check:
     B = mech.bound.B_np
     with np.errstate(all="ignore"):
         lb, lbp = np.log(B(X)), np.log(B(Xp))
-        lg = np.log(mech.bound.g_np(np.linalg.norm(X - Xp, axis=1)))
+        lg = np.log(mech.bound.g_np(row_norm(X - Xp)))
         excess = np.maximum(lb - lbp, lbp - lb) - lg
     excess[~np.isfinite(excess)] = -np.inf
     for i in np.argsort(-excess)[:5]:

@@ -14,6 +14,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ..model.mechanism import Mechanism, dist_mp, mp_exact
+from ..model.fp import norm1, row_norm
 from .candidates import U_GRID
 
 
@@ -60,7 +61,7 @@ def _prob_mp(mech: Mechanism, x, lo, hi):
 
 def hockey_stick_mp(mech: Mechanism, x, xp, dps=50):
     """(value, intervals) of P_x(S) - e^{eps d} P_x'(S) on the float-located worst set S."""
-    d = float(np.linalg.norm(np.array(x) - np.array(xp)))
+    d = norm1(np.array(x, float) - np.array(xp, float))
     level = float(mech.epsilon) * d
     ivs = _intervals(mech, x, xp, level)
     if ivs is None:
@@ -73,18 +74,87 @@ def hockey_stick_mp(mech: Mechanism, x, xp, dps=50):
         return total, ivs
 
 
-def worst_hockey_stick(mech: Mechanism, X, Xp, rates, k=24):
-    """The largest verified hockey-stick value over the k most promising pairs."""
-    order = [i for i in np.argsort(-rates) if np.isfinite(rates[i])][:k]
+# outputs in units of each noise scale for the float64 estimate of a pair's hockey-stick value
+V_GRID = np.concatenate([np.linspace(-12, 12, 49), np.outer([-1, 1], np.geomspace(14, 1e4, 9)).ravel()])
+PROXY_PAIRS = {"quick": 10000, "standard": 24000, "thorough": 80000}  # about all pairs screened
+
+
+def hockey_proxy(mech: Mechanism, X, Xp, chunk=2000):
+    """A float64 estimate of sup_S P_x(S) - e^{eps d} P_x'(S) per pair: the trapezoid integral of
+    (p_x - e^{eps d} p_x')^+ over outputs on both noise scales.  For ranking pairs only (never a
+    witness); NaN-safe (an undefined pair scores -inf)."""
+    out = np.full(len(X), -np.inf)
+    eps = float(mech.epsilon)
+    for s in range(0, len(X), chunk):
+        sl = slice(s, s + chunk)
+        with np.errstate(all="ignore"):
+            a, b = mech.centre_scale_np(X[sl])
+            ap, bp = mech.centre_scale_np(Xp[sl])
+            Y = np.sort(np.concatenate([a[:, None] + b[:, None] * V_GRID[None, :],
+                                        ap[:, None] + bp[:, None] * V_GRID[None, :]], axis=1), axis=1)
+            ed = np.minimum(eps * row_norm(X[sl] - Xp[sl]), 700.0)
+            p = np.exp(mech.log_density_np(a[:, None], b[:, None], Y))
+            pp = np.exp(mech.log_density_np(ap[:, None], bp[:, None], Y) + ed[:, None])
+            g = np.maximum(p - pp, 0.0)
+            val = (0.5 * (g[:, 1:] + g[:, :-1]) * np.diff(Y, axis=1)).sum(axis=1)
+        ok = np.isfinite(val) & np.isfinite(b) & np.isfinite(bp) & (b > 0) & (bp > 0)
+        out[sl] = np.where(ok, val, -np.inf)
+    return out
+
+
+def _exact(mech, x, xp):
+    """The hockey-stick value at 50 and 100 digits on the same float-located set, if stable."""
+    val, ivs = hockey_stick_mp(mech, x, xp)
+    if val is None:
+        return None
+    with mpmath.workdps(100):
+        val100, _ = hockey_stick_mp(mech, x, xp, dps=100)
+    if val100 is None or abs(val100 - val) > mpmath.mpf(10) ** -25:
+        return None
+    return val100, ivs
+
+
+def worst_hockey_stick(mech: Mechanism, X, Xp, rates, k=24, effort="standard", must=(), rng=None):
+    """The largest verified hockey-stick value over the most promising pairs: half of the k by the
+    largest pure loss rate, half by the float64 hockey-stick estimate (over pairs at every scale, the
+    long spanning ones included), plus the best pair of every index group in `must` (seed points)."""
+    fin = np.isfinite(rates)
+    by_rate = [i for i in np.argsort(-rates) if fin[i]][:k // 2]
+    # the estimate on a bounded share of the pairs: every group in must, the rest subsampled
+    pool = np.arange(len(X))
+    cap = PROXY_PAIRS.get(effort, 6000)
+    forced = np.unique(np.concatenate([np.asarray(g, int) for g in must])) if len(must) else np.zeros(0, int)
+    rest = np.setdiff1d(pool, forced)
+    if len(rest) > cap:
+        rng = rng if rng is not None else np.random.default_rng(0)
+        rest = np.sort(rng.choice(rest, cap, replace=False))
+    sel = np.concatenate([rest, forced])
+    est = np.full(len(X), -np.inf)
+    est[sel] = hockey_proxy(mech, X[sel], Xp[sel])
+    order = [i for i in np.argsort(-est) if np.isfinite(est[i]) and est[i] > 0]
+    by_est = []
+    for i in order:  # distinct pairs only
+        if len(by_est) >= k - len(by_rate):
+            break
+        if all(not (np.array_equal(X[i], X[j]) and np.array_equal(Xp[i], Xp[j])) for j in by_est):
+            by_est.append(i)
+    extra = []
+    for g in must:
+        g = np.asarray(g, int)
+        if len(g):
+            j = g[int(np.argmax(est[g]))]
+            if np.isfinite(est[j]) and est[j] > 0:
+                extra.append(j)
     best = None
-    for i in order:
-        val, ivs = hockey_stick_mp(mech, tuple(X[i]), tuple(Xp[i]))
-        if val is None:
+    seen = set()
+    for i in by_rate + by_est + extra:
+        key = (tuple(X[i]), tuple(Xp[i]))
+        if key in seen:
             continue
-        with mpmath.workdps(100):
-            val100, _ = hockey_stick_mp(mech, tuple(X[i]), tuple(Xp[i]), dps=100)
-        if val100 is None or abs(val100 - val) > mpmath.mpf(10) ** -25:
+        seen.add(key)
+        r = _exact(mech, *key)
+        if r is None:
             continue
-        if best is None or val100 > best[0]:
-            best = (val100, tuple(X[i]), tuple(Xp[i]), ivs)
+        if best is None or r[0] > best[0]:
+            best = (r[0], key[0], key[1], r[1])
     return best

@@ -59,6 +59,7 @@ __all__ = ["SupEnclosure", "enclose_rate", "paper_constants"]
 _PREC = 128  # arb working precision (bits)
 _ORDER = 4  # Taylor order n of the Taylor form
 _MIN_WIDTH = Fraction(1, 2**64)  # boxes this narrow are not split again
+_REL_TOL = Fraction(1, 10**12)  # the smallest relative tolerance asked of an enclosure
 _INF = float("inf")
 
 
@@ -77,12 +78,35 @@ class SupEnclosure:
 # Exact dyadic numbers
 
 
+_EXP_CAP = 1 << 14  # |ends| beyond 2^16384 (or below 2^-16384) are rounded outward to a bound
+
+
+def _dyadic(man, exp, up: bool):
+    """man 2^exp as an exact Fraction, or, where its binary exponent is beyond +-_EXP_CAP (arb
+    balls keep any exponent: u^p at p = 1e30 is 2^(-1e30)), rounded outward -- up: to a number
+    >= it (+inf above the cap); down: to one <= it -- instead of building a 1e30-bit integer."""
+    man, exp = int(man), int(exp)
+    if man == 0:
+        return Fraction(0)
+    top = exp + abs(man).bit_length()
+    big, tiny = Fraction(2) ** _EXP_CAP, Fraction(1, 2**_EXP_CAP)
+    if top > _EXP_CAP:
+        if man > 0:
+            return _INF if up else big
+        return -big if up else -_INF
+    if top < -_EXP_CAP:
+        if man > 0:
+            return tiny if up else Fraction(0)
+        return Fraction(0) if up else -tiny
+    return Fraction(man) * Fraction(2) ** exp
+
+
 def _lower_end(x: arb):
     """Exact lower end of a ball as a Fraction (-inf if unbounded or NaN)."""
     if not x.is_finite():
         return -_INF
     man, exp = x.lower().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return _dyadic(man, exp, up=False)
 
 
 def _upper_end(x: arb):
@@ -90,7 +114,7 @@ def _upper_end(x: arb):
     if not x.is_finite():
         return _INF
     man, exp = x.upper().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return _dyadic(man, exp, up=True)
 
 
 def _mpf(value) -> mpmath.mpf:
@@ -280,15 +304,39 @@ def enclose_rate(family: NoiseFamily, eta_a, gamma_c, tol=1e-9, max_boxes=200000
     tol = exact_number("tol", tol)
     if not tol >= 0:
         raise ValueError(f"tol: must be >= 0, got {tol}")
-    with ctx.workprec(_PREC):
+    extra = _extra_bits(family)
+    with ctx.workprec(_PREC + extra):
         eta, eta_zero = _as_weight("eta_a", eta_a)
         gamma, gamma_zero = _as_weight("gamma_c", gamma_c)
         objective = _Objective(family, eta, gamma, eta_zero, gamma_zero)
         return _branch_and_bound(objective, _Breaks(family), Fraction(int(tol.p), int(tol.q)),
-                                 max_boxes)
+                                 max_boxes, _MIN_WIDTH / 2**extra)
 
 
-def _branch_and_bound(objective: _Objective, breaks: _Breaks, tol: Fraction, max_boxes: int):
+def _extra_bits(family: NoiseFamily) -> int:
+    """Bits of the family's own small scales, by which the working precision and the smallest box
+    width are both extended (an arb radius carries only 30 bits, so a box must be about as narrow
+    as the feature it has to resolve).  PolyPlace's 1/alpha lies 1e-200 below the pole u = 1 at
+    alpha = 1 + 1e-200: a box [lo, 1/alpha] wider than that touches the pole."""
+    def bits(v):  # ceil(|log2 v|) of an exact positive number
+        return int(mpmath.ceil(abs(mpmath.log(mpmath.mpf(sympy.N(v, 20)), 2))))
+
+    extra = 0
+    for b in family.is_piece_boundary():
+        if b > 0 and b < 1:
+            extra = max(extra, bits(1 - b))
+    prm = family.params()
+    if family.name == "student_t":
+        # the score peaks at u = sqrt(nu): 1e-150 at nu = 1e-300 (s = 1/u = 1e-150 at nu = 1e300),
+        # and a box [0, w] with w >> sqrt(nu) makes nu + u^2 a ball around 0 (30-bit radii)
+        extra = max(extra, (bits(prm["nu"]) + 1) // 2)
+    elif family.name == "gen_cauchy" and prm["p"] > 2:
+        extra = max(extra, bits(prm["p"]))  # the score changes over 1/p about u = 1
+    return min(extra, 1100)
+
+
+def _branch_and_bound(objective: _Objective, breaks: _Breaks, tol: Fraction, max_boxes: int,
+                      min_width: Fraction = _MIN_WIDTH):
     heap: list = []
     counter = itertools.count()
     best = {"lower": -_INF, "u": None}
@@ -306,7 +354,10 @@ def _branch_and_bound(objective: _Objective, breaks: _Breaks, tol: Fraction, max
         add(chart, lo, hi)
     while boxes < max_boxes:
         neg_upper, _, chart, lo, hi = heap[0]
-        if -neg_upper - best["lower"] <= tol or hi - lo <= _MIN_WIDTH:
+        # tol is absolute, but never below 1e-12 relative: a rate of 1e30 (theta = 1e30) cannot be
+        # enclosed to 1e-9 absolute, and splitting on would only spend the box budget
+        floor = abs(best["lower"]) * _REL_TOL if best["lower"] not in (_INF, -_INF) else 0
+        if -neg_upper - best["lower"] <= max(tol, floor) or hi - lo <= min_width:
             break
         heapq.heappop(heap)
         mid = (lo + hi) / 2
@@ -355,7 +406,9 @@ def paper_constants(family: NoiseFamily, eta, gamma) -> list[tuple[str, mpmath.m
         if th >= 1:
             out.append((
                 "Liang-Yi Lemma 3.3: max(gamma, (p*theta-1)*gamma) + (p-1)^((p-1)/p)*theta*eta",
-                sympy.Max(gamma, (p * th - 1) * gamma) + (p - 1) ** ((p - 1) / p) * th * eta))
+                # in mpmath: sympy would try to take the root of the integer p - 1 exactly (p = 1e30)
+                max(to_mpf(gamma), to_mpf((p * th - 1) * gamma))
+                + to_mpf(p - 1) ** to_mpf((p - 1) / p) * to_mpf(th * eta)))
         if th == 1:
             out.append(("NRS07 as quoted in Liang-Yi (remark after Lemma 3.5): (p+1)*gamma + (p+1)*eta",
                         (p + 1) * gamma + (p + 1) * eta))
@@ -376,4 +429,4 @@ def paper_constants(family: NoiseFamily, eta, gamma) -> list[tuple[str, mpmath.m
             # is exactly the mechanism of Theorem 8.
             out.append(("Hladik-Tetek Theorem 8 applied to B*gamma/eta (eta < gamma): alpha*gamma",
                         alpha * gamma))
-    return [(label, to_mpf(value)) for label, value in out]
+    return [(label, value if isinstance(value, mpmath.mpf) else to_mpf(value)) for label, value in out]

@@ -17,7 +17,8 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..model.mechanism import Mechanism, mp_exact
+from ..kernel import numbers
+from ..model.mechanism import Mechanism
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check
 from .family_sup import enclose_rate, paper_constants
 from .family_z3 import prove_rate_at_most
@@ -26,25 +27,20 @@ TOL = 1e-9
 
 
 def at_most_claim(value, claim) -> bool:
-    """Sound `value <= claim`: exact for a rational claim, else against the claim rounded down."""
-    claim = sp.sympify(claim)
-    if claim.is_Rational:
-        return bool(exact(value) <= claim)
-    return bool(value <= _claim_lower(claim))
+    """Sound `value <= claim` (kernel.numbers.le): True only when proved."""
+    return numbers.le(value, claim) is True
 
 
-def _claim_lower(expr) -> mpmath.mpf:
-    """A number certainly <= the exact claim (sympy evaluates to 60 digits; a margin covers it)."""
-    with mpmath.workdps(60):
-        v = mp_exact(expr)
-        return v - abs(v) * mpmath.mpf(10) ** -50
-
-
-def bound_conditions(mech: Mechanism):
-    """(regions [(label, a, c)], checks, witness) from the proof stage (gpaudit.prove)."""
+def prove_stage(mech: Mechanism):
+    """The proof stage's outcome (gpaudit.prove): regions with certified rates, checks, seeds."""
     from ..prove import prove_conditions  # deferred: z3 loads only when a certificate is wanted
 
-    out = prove_conditions(mech)
+    return prove_conditions(mech)
+
+
+def bound_conditions(mech: Mechanism, proof=None):
+    """(regions [(label, a, c)], checks, witness) from the proof stage (gpaudit.prove)."""
+    out = proof if proof is not None else prove_stage(mech)
     return [(r.region, r.a, r.c) for r in out.regions], list(out.checks), out.witness
 
 
@@ -53,26 +49,21 @@ def family_rate(mech: Mechanism, regions):
     upper, lower, ev = mpmath.mpf(0), mpmath.mpf(0), []
     for label, a, c in regions:
         enc = enclose_rate(mech.family, exact(mech.eta) * exact(a), exact(c), tol=TOL)
-        ev.append({"region": label, "a": mpmath.nstr(a, 20), "c": mpmath.nstr(c, 20),
-                   "upper": mpmath.nstr(enc.upper, 20), "lower": mpmath.nstr(enc.lower, 20),
+        ev.append({"region": label, "a": str(a), "c": str(c),
+                   "upper": numbers.decimal_up(enc.upper, 20), "lower": numbers.decimal_down(enc.lower, 20),
                    "u_star": mpmath.nstr(enc.u_star, 12), "boxes": enc.boxes})
         upper, lower = max(upper, enc.upper), max(lower, enc.lower)
     return upper, lower, ev
 
 
-def exact(v):
-    """mpf/sympy -> exact sympy rational or expression for the enclosure (mpf: its binary value)."""
-    if isinstance(v, mpmath.mpf):
-        m, e = mpmath.frexp(v)
-        return sp.Rational(int(mpmath.ldexp(m, 80))) * sp.Rational(2) ** (e - 80)
-    return sp.sympify(v)
+exact = numbers.exact   # mpf -> its exact dyadic value (never truncated), sympy -> itself
 
 
-def certify(mech: Mechanism, outcome):
+def certify(mech: Mechanism, outcome, proof=None):
     """(epsilon_upper or None, checks, within): `within` is True only when the rate is shown
-    <= the claim by a sound comparison (the bound against the claim rounded down, or an exact proof)."""
+    <= the claim by a sound comparison (kernel.numbers.le, or an exact z3 proof)."""
     checks = []
-    regions, proof_checks, _ = bound_conditions(mech)
+    regions, proof_checks, _ = bound_conditions(mech, proof)
     checks += proof_checks
     if not regions or any(c.status != CERTIFIED for c in proof_checks if c.status != "skipped"):
         checks.append(Check("certificate.rate", UNKNOWN, "none",
@@ -96,18 +87,20 @@ def certify(mech: Mechanism, outcome):
     if not within and at_most_claim(lower, claim_eps):
         # the enclosure straddles the claim: try an exact proof that the rate is <= the claim
         for label, a, c in regions:
-            st, why = prove_rate_at_most(mech.family, sp.sympify(mech.eta) * exact(a), exact(c), claim_eps)
+            st, why = prove_rate_at_most(mech.family, sp.sympify(mech.eta) * sp.sympify(a), sp.sympify(c), claim_eps)
             evidence["z3"] = why
             if st != CERTIFIED:
                 break
         else:
-            eps_upper, within = mp_exact(claim_eps), True
+            eps_upper, within = numbers.up(claim_eps), True
             method += " + z3"
             detail += f"; z3 proves eps_cert <= {claim_eps} exactly"
     checks.append(Check("certificate.rate", CERTIFIED, method, detail, evidence))
-    if outcome.epsilon_lower is not None and outcome.epsilon_lower > eps_upper:
+    if (mech.exact_model and outcome.epsilon_lower is not None
+            and numbers.le(outcome.epsilon_lower, eps_upper) is False):
         checks.append(Check("consistency", REFUTED, "audit vs certificate",
-                            "a verified loss rate exceeds the certified bound: the model is inconsistent"))
+                            "a loss rate verified on the exact model exceeds the certified bound: "
+                            "the model or the certificate is wrong"))
         return None, checks, False
     if mech.spec.claim.delta != 0 and not within:
         return approximate(mech, checks)
@@ -124,16 +117,13 @@ def approximate(mech: Mechanism, checks):
         return None, checks, False
     bound = mech.eta + bs.gamma * sp.Max(1, sp.log(1 / sp.sympify(delta)))
     with mpmath.workdps(60):
-        if sp.simplify(mech.spec.claim.epsilon - bound) == 0:
-            eps_upper, within = mp_exact(mech.spec.claim.epsilon), True  # sympy shows the exact tie
-        else:
-            eps_upper = mp_exact(bound) * (1 + mpmath.mpf(10) ** -40)
-            within = at_most_claim(eps_upper, mech.spec.claim.epsilon)
-        ratio = (mp_exact(mech.spec.claim.epsilon) - mp_exact(mech.eta)) / mp_exact(bs.gamma)
-        delta_upper = mpmath.exp(-ratio) if ratio >= 1 else None
-    shown = "n/a (needs epsilon >= eta + gamma)" if delta_upper is None else mpmath.nstr(delta_upper, 6)
+        eps_upper = numbers.up(bound)
+        within = at_most_claim(bound, mech.spec.claim.epsilon)   # exact (sympy decides a tie)
+        ratio = (sp.sympify(mech.spec.claim.epsilon) - mech.eta) / bs.gamma
+        delta_upper = sp.exp(-ratio) if numbers.le(1, ratio) is True else None   # exact; printed rounded up
+    shown = "n/a (needs epsilon >= eta + gamma)" if delta_upper is None else numbers.decimal_up(delta_upper, 6)
     checks.append(Check("certificate.delta", CERTIFIED, "theorem: Liang-Yi Lemma 3.1 + Lemma 3.6 (delta <= 1/e)",
-                        f"(eta + gamma max(1, ln 1/delta), delta)-GP: epsilon <= {mpmath.nstr(eps_upper, 12)}; "
+                        f"(eta + gamma max(1, ln 1/delta), delta)-GP: epsilon <= {numbers.decimal_up(eps_upper, 12)}; "
                         f"at the claimed epsilon, delta <= {shown}",
-                        {"delta_upper_at_claim": None if delta_upper is None else mpmath.nstr(delta_upper, 20)}))
+                        {"delta_upper_at_claim": None if delta_upper is None else numbers.decimal_up(delta_upper, 20)}))
     return eps_upper, checks, within

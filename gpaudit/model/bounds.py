@@ -17,8 +17,10 @@ import sympy as sp
 
 from ..spec.types import BoundSpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
-from .numeric_ss import GridSmoothSensitivity, RadialSmoothSensitivity
-from .queries import Query, load_callable, python_mpmath, python_numpy, two_way_geometry, two_way_regions
+from .numeric_ss import GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
+from ..errors import FieldError
+from .queries import (Query, load_callable, python_math, python_mpmath, python_numpy, takes_mpmath,
+                      two_way_geometry, two_way_regions)
 
 
 @dataclass
@@ -103,13 +105,23 @@ def numeric_bound(query: Query, bs: BoundSpec, effort: str):
         B = RadialSmoothSensitivity(query.radial_centre, query.scale, gamma, bs.growth, lam)
         return B, (f"numerical smooth sensitivity (radial reduction, Lemma 4.5; grid and golden-section "
                    f"refinement, valid for |x - t| <= {B.r_max:g} h)")
-    marks = np.array(query.landmarks, float)
+    marks = np.atleast_2d(np.array(query.landmarks, float))
     reach = 8 * query.scale + (4 / gamma if gamma > 0 else 10 * query.scale)
     lo, hi = marks.min(axis=0) - reach, marks.max(axis=0) + reach
+    d = query.dim
+    # at most GRID_POINTS[effort] grid points whatever d (1-D: 2001/4001/8001; 2-D: 41^2..81^2;
+    # d >= 3: as many per axis as fit), plus a few points near the landmarks
+    budget = GRID_POINTS.get(effort, GRID_POINTS["standard"])
     n = {1: {"quick": 2001, "standard": 4001, "thorough": 8001},
-         2: {"quick": 41, "standard": 61, "thorough": 81}}.get(query.dim, {}).get(effort, 9)
-    B = GridSmoothSensitivity(query.f_np, lo, hi, n, gamma, bs.growth, lam)
-    return B, f"numerical smooth sensitivity (grid {n}^{query.dim} on the box {lo.round(3).tolist()}..{hi.round(3).tolist()})"
+         2: {"quick": 41, "standard": 61, "thorough": 81}}.get(d, {}).get(effort) or points_per_axis(d, budget)
+    offs = float(query.scale) * np.array([0.25, 0.5, 1.0, 2.0])
+    eye = np.eye(d)
+    extra = np.concatenate([marks] + [marks + s * o * eye[k] for k in range(d) for o in offs for s in (1, -1)])
+    B = GridSmoothSensitivity(query.f_np, lo, hi, n, gamma, bs.growth, lam,
+                              extra=extra if d >= 3 else None)
+    more = f" + {B.n_extra} points near landmarks" if B.n_extra else ""
+    return B, (f"numerical smooth sensitivity (grid {B.n}^{d}{more} on the box "
+               f"{lo.round(3).tolist()}..{hi.round(3).tolist()})")
 
 
 def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, effort="standard") -> Bound:
@@ -124,9 +136,16 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
         return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms), "user piecewise bound",
                      to_math(expr, syms))
     if bs.kind == "python":
-        fn = load_callable(bs.fields["callable"], base)
-        return Bound(*common, None, python_numpy(fn, dim), python_mpmath(fn),
-                     "user callable, evaluated in float64", numeric=True)
+        ref = bs.fields["callable"]
+        try:
+            fn = load_callable(ref, base)
+        except FieldError as err:
+            raise FieldError(err.problem, "bound.callable") from None
+        exact = takes_mpmath(fn, dim)
+        return Bound(*common, None, python_numpy(fn, dim, "B", ref), python_mpmath(fn, "B", ref, exact),
+                     "user callable, " + ("evaluated in mpmath (high precision)" if exact
+                                          else "a float64 program (no exact model)"),
+                     python_math(fn, "B", ref), numeric=not exact)
     # smooth_sensitivity
     if query.kind in CLOSED_FORMS and bs.Lambda == sp.oo:
         make, source = CLOSED_FORMS[query.kind]

@@ -98,6 +98,10 @@ def _log(x):
     return mpmath.log(x) if isinstance(x, mpmath.mpf) else x.log()
 
 
+def _exp(x):
+    return mpmath.exp(x) if isinstance(x, mpmath.mpf) else x.exp()
+
+
 def _log1p(x):
     if isinstance(x, mpmath.mpf):
         return mpmath.log1p(x)
@@ -533,21 +537,38 @@ class PolyPlace(NoiseFamily):
     def is_piece_boundary(self):
         return [sympy.Integer(0), 1 / self.alpha]
 
+    def _am1(self, like):
+        """alpha - 1 from the exact alpha (alpha = 1 + 1e-200 is not 1 + 1e-200 in any float)."""
+        return _num(self.alpha - 1, like)
+
+    def _log_ratio(self, like):
+        """ln((alpha-1)/alpha), without cancellation near alpha = 1 or for huge alpha."""
+        if self.alpha >= 2:
+            return _log1p(-_num(1 / self.alpha, like))
+        return _log(self._am1(like)) - _log(_num(self.alpha, like))
+
     def _log_n(self, like):
         al = _num(self.alpha, like)
-        ratio = _pow((al - 1) / al, self.alpha)
-        return _log(al) - _log(2 * (2 * ratio + al - 1))
+        ratio = _exp(al * self._log_ratio(like))
+        return _log(al) - _log(2 * (2 * ratio + self._am1(like)))
+
+    def _log_inner(self, like):
+        """ln(1 - 1/alpha^2) = ln(alpha-1) + ln(alpha+1) - 2 ln(alpha)."""
+        if self.alpha >= 2:
+            return _log1p(-_num(1 / self.alpha**2, like))
+        al = _num(self.alpha, like)
+        return _log(self._am1(like)) + _log(al + 1) - 2 * _log(al)
 
     def _logpdf_piece(self, x, k):
         al = _num(self.alpha, x)
         if k == 0:
-            return self._log_n(x) + _log(al - 1) + (al - 1) * _log1p(-x)
-        inner = _log1p(-1 / (al * al))
-        return self._log_n(x) + _log(al + 1) + al * inner - (al + 1) * _log1p(x)
+            am1 = self._am1(x)
+            return self._log_n(x) + _log(am1) + am1 * _log1p(-x)
+        return self._log_n(x) + _log(al + 1) + al * self._log_inner(x) - (al + 1) * _log1p(x)
 
     def _abs_score_piece(self, x, k):
         al = _num(self.alpha, x)
-        return (al - 1) / (1 - x) if k == 0 else (al + 1) / (1 + x)
+        return self._am1(x) / (1 - x) if k == 0 else (al + 1) / (1 + x)
 
     def score_parts_tail(self, s):
         # The tail s <= 1 means u >= 1 > 1/alpha (second piece): with u = 1/s,
@@ -556,38 +577,43 @@ class PolyPlace(NoiseFamily):
         return (al + 1) * s / (1 + s), 1 - (al + 1) / (1 + s)
 
     def _logpdf_abs_np(self, x):
-        al = float(self.alpha)
-        ln_n = float(self._log_n(mpmath.mpf(0)))
-        near = ln_n + math.log(al - 1) + (al - 1) * np.log1p(-np.minimum(x, 1 / al))
-        far = (ln_n + math.log(al + 1) + al * math.log1p(-1 / al**2)
-               - (al + 1) * np.log1p(x))
-        return np.where(x < 1 / al, near, far)
+        al, am1, inv = float(self.alpha), float(self.alpha - 1), float(1 / self.alpha)
+        with mpmath.workdps(30):
+            z = mpmath.mpf(0)
+            c_near = float(self._log_n(z) + mpmath.log(self._am1(z)))
+            c_far = float(self._log_n(z) + mpmath.log(to_mpf(self.alpha + 1))
+                          + to_mpf(self.alpha) * self._log_inner(z))
+        with np.errstate(all="ignore"):
+            near = c_near + am1 * np.log1p(-np.minimum(x, inv))
+            far = c_far - (al + 1) * np.log1p(x)
+        return np.where(x < inv, near, far)
 
     def _abs_score_np(self, x):
-        al = float(self.alpha)
-        return np.where(x < 1 / al, (al - 1) / (1 - np.minimum(x, 1 / al)), (al + 1) / (1 + x))
+        al, am1, inv = float(self.alpha), float(self.alpha - 1), float(1 / self.alpha)
+        with np.errstate(all="ignore"):
+            return np.where(x < inv, am1 / (1 - np.minimum(x, inv)), (al + 1) / (1 + x))
 
     def _tail_consts(self, like):
         """(N, K = (1-1/alpha^2)^alpha, r = ((alpha-1)/alpha)^alpha) in the backend of like."""
         al = _num(self.alpha, like)
-        n = mpmath.exp(self._log_n(like)) if isinstance(like, mpmath.mpf) else self._log_n(like).exp()
-        return n, _pow(1 - 1 / (al * al), self.alpha), _pow((al - 1) / al, self.alpha)
+        return (_exp(self._log_n(like)), _exp(al * self._log_inner(like)),
+                _exp(al * self._log_ratio(like)))
 
     def _sf_pos_mp(self, x):
         # Integrating Definition 6: for x >= 1/alpha, P(Z > x) = N (alpha+1)/alpha K (1+x)^-alpha;
         # below, add N (alpha-1)/alpha ((1-x)^alpha - ((alpha-1)/alpha)^alpha).
-        al = to_mpf(self.alpha)
+        al, am1 = to_mpf(self.alpha), to_mpf(self.alpha - 1)
         n, k, r = self._tail_consts(mpmath.mpf(0))
-        if x >= 1 / al:
+        if x >= to_mpf(1 / self.alpha):
             return n * (al + 1) / al * k * (1 + x) ** (-al)
-        return n * (al + 1) / al * r + n * (al - 1) / al * ((1 - x) ** al - r)
+        return n * (al + 1) / al * r + n * am1 / al * ((1 - x) ** al - r)
 
     def _sf_pos_np(self, x):
-        al = float(self.alpha)
+        al, am1, inv = float(self.alpha), float(self.alpha - 1), float(1 / self.alpha)
         n, k, r = (float(v) for v in self._tail_consts(mpmath.mpf(0)))
-        near = n * (al + 1) / al * r + n * (al - 1) / al * ((1 - np.minimum(x, 1 / al)) ** al - r)
+        near = n * (al + 1) / al * r + n * am1 / al * ((1 - np.minimum(x, inv)) ** al - r)
         far = n * (al + 1) / al * k * (1 + x) ** (-al)
-        return np.where(x >= 1 / al, far, near)
+        return np.where(x >= inv, far, near)
 
     def log_norm_const_mp(self):
         """ln N (Definition 6)."""
@@ -610,7 +636,7 @@ class PolyPlace(NoiseFamily):
         v = 1.0 - rng.random(size)  # in (0, 1]
         v0 = 2 * n * (al + 1) / al * r  # P(|Z| > 1/alpha)
         far = (v * al / (2 * n * (al + 1) * k)) ** (-1 / al) - 1
-        inner = np.maximum((v - v0) * al / (2 * n * (al - 1)) + r, 0.0)
+        inner = np.maximum((v - v0) * al / (2 * n * float(self.alpha - 1)) + r, 0.0)
         near = 1 - inner ** (1 / al)
         mag = np.where(v <= v0, far, near)
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)

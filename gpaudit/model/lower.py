@@ -6,16 +6,44 @@ so sympy's code printer is used as the translator.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 import sympy as sp
-from flint import arb, fmpq
+
+
+def _float_constants(expr):
+    """(expr with every rational constant too long for a double replaced by a Dummy, dummies,
+    their values as correctly rounded doubles (+-inf beyond the range, 0 below it)).
+
+    The code printers write a rational as the Python integers p/q: an integer beyond int64 turns
+    a numpy array into dtype object, and p/q beyond 1.8e308 raises OverflowError.  Values that
+    fit in 53 bits are left to the printer (p/q is correctly rounded, as is float(Fraction))."""
+    if not isinstance(expr, sp.Basic):
+        return expr, [], []
+    big = sorted((r for r in expr.atoms(sp.Rational) if max(abs(int(r.p)), int(r.q)) > 2**53),
+                 key=sp.default_sort_key)
+    if not big:
+        return expr, [], []
+    dummies = [sp.Dummy(f"c{i}") for i in range(len(big))]
+    values = []
+    for r in big:
+        try:
+            values.append(float(Fraction(int(r.p), int(r.q))))
+        except OverflowError:
+            values.append(float("inf") if r > 0 else float("-inf"))
+    return expr.xreplace(dict(zip(big, dummies))), dummies, values
 
 
 def to_numpy(expr, symbols):
     """f(X) for X of shape (n, d) -> array (n,), float64, errors silenced (screening only)."""
-    fn = sp.lambdify(symbols, expr, modules=["numpy"])
+    body, dummies, values = _float_constants(expr)
+    fn0 = sp.lambdify(list(symbols) + dummies, body, modules=["numpy"])
     const = not (expr.free_symbols & set(symbols))
+
+    def fn(*cols):
+        return fn0(*cols, *values)
 
     def f(X):
         X = np.asarray(X, dtype=float)
@@ -31,12 +59,13 @@ def to_numpy(expr, symbols):
 
 def to_math(expr, symbols):
     """f(x) for one point given as a sequence of floats -> float (NaN on a domain error)."""
-    fn = sp.lambdify(symbols, expr, modules=["math"])
+    body, dummies, values = _float_constants(expr)
+    fn = sp.lambdify(list(symbols) + dummies, body, modules=["math"])
 
     def f(x):
         try:
-            return float(fn(*[float(v) for v in x]))
-        except (ValueError, ZeroDivisionError, OverflowError):
+            return float(fn(*[float(v) for v in x], *values))
+        except (ValueError, ZeroDivisionError, OverflowError, TypeError):  # TypeError: a complex value
             return float("nan")
 
     return f
@@ -47,7 +76,14 @@ def to_mpmath(expr, symbols):
     fn = sp.lambdify(symbols, expr, modules=["mpmath"])
 
     def f(x):
-        return mpmath.mpf(fn(*[mpmath.mpf(v) for v in x]))
+        """NaN where the expression is undefined (a complex value, a zero denominator)."""
+        try:
+            v = fn(*[mpmath.mpf(v) for v in x])
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return mpmath.nan
+        if isinstance(v, mpmath.mpc):
+            return mpmath.nan if v.imag != 0 else mpmath.mpf(v.real)
+        return mpmath.mpf(v)
 
     return f
 
@@ -60,50 +96,4 @@ def grad_norm_expr(expr, symbols):
     return sp.sqrt(sum(g**2 for g in grads))
 
 
-def to_arb(e, env=None):
-    """A rigorous arb ball containing e, its symbols ranging over the balls of env (Symbol -> arb).
-
-    Rationals, pi, e, +, *, powers, exp, log, Abs, Max and Min; anything else raises ValueError.
-    """
-    env = env or {}
-    if isinstance(e, sp.Symbol):
-        if e not in env:
-            raise ValueError(f"arb: no value for {e}")
-        return env[e]
-    if e.is_Rational:
-        return arb(fmpq(int(e.p), int(e.q)))
-    if e is sp.pi:
-        return arb.pi()
-    if e is sp.E:
-        return arb.const_e()
-    if isinstance(e, sp.Add):
-        out = arb(0)
-        for a in e.args:
-            out += to_arb(a, env)
-        return out
-    if isinstance(e, sp.Mul):
-        out = arb(1)
-        for a in e.args:
-            out *= to_arb(a, env)
-        return out
-    if isinstance(e, sp.Pow):
-        b = to_arb(e.base, env)
-        if e.exp.is_Integer:
-            n = int(e.exp)
-            return b**n if n >= 0 else 1 / b**(-n)
-        if e.exp == sp.Rational(1, 2):
-            return b.sqrt()
-        return (to_arb(e.exp, env) * b.log()).exp()
-    if isinstance(e, sp.exp):
-        return to_arb(e.args[0], env).exp()
-    if isinstance(e, sp.log):
-        return to_arb(e.args[0], env).log()
-    if isinstance(e, sp.Abs):
-        return abs(to_arb(e.args[0], env))
-    if isinstance(e, (sp.Max, sp.Min)):
-        vals = [to_arb(a, env) for a in e.args]
-        out = vals[0]
-        for v in vals[1:]:
-            out = out.max(v) if isinstance(e, sp.Max) else out.min(v)
-        return out
-    raise ValueError(f"arb: cannot enclose {type(e).__name__}")
+from ..kernel.arbexpr import to_arb  # noqa: E402,F401  (one sympy -> arb translation, in the kernel)

@@ -34,6 +34,12 @@ class Mechanism:
     family: NoiseFamily
 
     @property
+    def exact_model(self) -> bool:
+        """True when f and B are evaluated exactly (symbolic expressions, or callables that take
+        mpmath numbers): only then can a high-precision witness refute the claim outright."""
+        return not (self.query.numeric or self.bound.numeric)
+
+    @property
     def dim(self) -> int:
         return self.spec.dim
 

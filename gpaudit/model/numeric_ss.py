@@ -2,7 +2,8 @@
 
 B*(x) = sup_z L_{f,Lambda}(z) / g(|x - z|),  L_{f,Lambda}(z) = sup_{0<|w-z|<=Lambda} |f(w)-f(z)|/|w-z|.
 
-Both suprema are taken over a grid covering a box (plus the local slope at each grid point), so the
+Both suprema are taken over a grid covering a box (plus the local slope at each grid point, and a
+few points near the query's landmarks; at most MAX_GRID_POINTS points in any dimension), so the
 result is a model of the mechanism valid inside that box: outside it B is NaN and the audit does not
 search there.  Radial queries f(x) = f0(|x - t|) are reduced to one dimension (Lemma 4.5).
 """
@@ -17,12 +18,36 @@ def growth_np(growth: str, gamma: float, r):
     return np.exp(gamma * r) if growth == "exponential" else 1.0 + gamma * r
 
 
-def _pairwise_lipschitz(F, P, Lambda, chunk=512):
-    """L(z_i) = max_j |F_j - F_i| / |P_j - P_i| over grid points within Lambda."""
+# work limits, whatever the dimension: grid points in total, and entries of one pairwise block
+MAX_GRID_POINTS = 8192
+GRID_POINTS = {"quick": 2001, "standard": 4001, "thorough": 8001}
+BLOCK_ENTRIES = 1 << 21
+
+
+def points_per_axis(dim: int, budget: int) -> int:
+    """The largest n >= 2 with n^dim <= budget (2 if even 2^dim exceeds it)."""
+    budget = min(int(budget), MAX_GRID_POINTS)
+    n = max(2, int(np.floor(budget ** (1.0 / dim) + 1e-9)))
+    while n > 2 and n ** dim > budget:
+        n -= 1
+    return n
+
+
+def _rows_per_block(G: int, d: int, cap: int) -> int:
+    """Rows of a (rows, G, d) pairwise block that keep it under BLOCK_ENTRIES entries."""
+    return int(max(1, min(cap, BLOCK_ENTRIES // max(1, G * max(d, 1)))))
+
+
+def _pairwise_lipschitz(F, P, Lambda, chunk=512, unit=1.0):
+    """L(z_i) = max_j |F_j - F_i| / |P_j - P_i| over grid points within Lambda.
+
+    Distances are summed in units of ``unit`` (the box's extent): squares of 1e-200 underflow.
+    Rows are processed in blocks of bounded size, whatever the number of points and dimension."""
     G = P.shape[0]
     L = np.zeros(G)
+    chunk = _rows_per_block(G, P.shape[1], chunk)
     for s in range(0, G, chunk):
-        d = np.sqrt(((P[s:s + chunk, None, :] - P[None, :, :])**2).sum(-1))
+        d = unit * np.sqrt((((P[s:s + chunk, None, :] - P[None, :, :]) / unit)**2).sum(-1))
         with np.errstate(divide="ignore", invalid="ignore"):
             q = np.abs(F[None, :] - F[s:s + chunk, None]) / d
         q[(d == 0) | (d > Lambda) | ~np.isfinite(q)] = 0.0
@@ -30,19 +55,106 @@ def _pairwise_lipschitz(F, P, Lambda, chunk=512):
     return L
 
 
-class GridSmoothSensitivity:
-    """B* of a function sampled on a regular grid over the box [lo, hi]^d."""
+def _local_slopes(f_np, P, F, h, lam):
+    """max over one-sided secants of length h from each point (along every axis, both ways, and
+    along the forward-difference gradient): the slope at scales finer than the grid.  Each is a
+    true secant |f(w) - f(z)| / |w - z| with |w - z| = h <= Lambda, so it only raises L towards
+    L_{f,Lambda}.  Non-finite values are ignored."""
+    G, d = P.shape
+    if G == 0 or not (h > 0) or h > lam:
+        return np.zeros(G)
+    best = np.zeros(G)
+    grad = np.zeros((G, d))
+    with np.errstate(all="ignore"):
+        for k in range(d):
+            for sgn in (1.0, -1.0):
+                Q = P.copy()
+                Q[:, k] += sgn * h
+                q = (f_np(Q) - F) / (sgn * h)
+                if sgn > 0:
+                    grad[:, k] = np.where(np.isfinite(q), q, 0.0)
+                q = np.abs(q)
+                best = np.maximum(best, np.where(np.isfinite(q), q, 0.0))
+        if d > 1:
+            n = np.sqrt((grad**2).sum(axis=1))
+            ok = n > 0
+            U = np.where(ok[:, None], grad / np.where(ok, n, 1.0)[:, None], 0.0)
+            q = np.abs(f_np(P + h * U) - F) / h
+            best = np.maximum(best, np.where(ok & np.isfinite(q), q, 0.0))
+    return best
 
-    def __init__(self, f_np, lo, hi, n, gamma, growth, Lambda):
+
+def _dominant(P, L, gamma, growth, unit, block=256):
+    """Indices of the points that matter for B(x) = max_i L_i / g(|x - P_i|).
+
+    A point i with L_i <= L_j / g(|P_i - P_j|) for a kept j never attains the maximum alone: by the
+    triangle inequality and g(a + b) <= g(a) g(b) (exponential and linear growth), L_i / g(|x - P_i|)
+    <= L_j / g(|x - P_j|) for every x.  Points are taken in decreasing L (ties: first index), so the
+    maximum is unchanged (up to rounding) and evaluation costs one pass over the kept points."""
+    order = np.argsort(-L, kind="stable")
+    order = order[np.isfinite(L[order]) & (L[order] > 0)]
+    keep = np.zeros(0, dtype=int)
+    d = P.shape[1]
+    for s in range(0, len(order), block):
+        idx = order[s:s + block]
+        if keep.size:
+            rows = _rows_per_block(keep.size, d, len(idx))
+            dom = np.zeros(len(idx), bool)
+            for r in range(0, len(idx), rows):
+                sub = idx[r:r + rows]
+                dist = unit * np.sqrt((((P[sub, None, :] - P[None, keep, :]) / unit)**2).sum(-1))
+                dom[r:r + rows] = (L[None, keep] / growth_np(growth, gamma, dist)).max(axis=1) >= L[sub]
+            idx = idx[~dom]
+        # within the block, in order
+        mine = []
+        for i in idx:
+            if mine:
+                dist = unit * np.sqrt((((P[i] - P[mine]) / unit)**2).sum(-1))
+                if (L[mine] / growth_np(growth, gamma, dist)).max() >= L[i]:
+                    continue
+            mine.append(i)
+        keep = np.concatenate([keep, np.array(mine, dtype=int)])
+    return keep
+
+
+class GridSmoothSensitivity:
+    """B* of a function sampled on a regular grid over the box [lo, hi]^d, plus optional extra
+    points (near the query's landmarks: where a coarse grid in many dimensions sees nothing).
+
+    The work is bounded in any dimension: at most MAX_GRID_POINTS points in all (n is lowered to
+    fit, then extra points are kept up to the remaining room), the pairwise secants are taken in
+    blocks of at most BLOCK_ENTRIES entries, and each point also gets its local one-sided slopes, so
+    a coarse grid (few points per axis in d >= 3) still sees the query's steepest slopes."""
+
+    def __init__(self, f_np, lo, hi, n, gamma, growth, Lambda, extra=None, max_points=MAX_GRID_POINTS):
         self.lo, self.hi = np.asarray(lo, float), np.asarray(hi, float)
         self.gamma, self.growth = float(gamma), growth
         d = len(self.lo)
+        max_points = min(int(max_points), MAX_GRID_POINTS)
+        n = min(int(n), points_per_axis(d, max_points)) if d else 1
+        self.n = n
         axes = [np.linspace(self.lo[k], self.hi[k], n) for k in range(d)]
         mesh = np.meshgrid(*axes, indexing="ij")
-        self.P = np.stack([m.ravel() for m in mesh], axis=1)
+        P = np.stack([m.ravel() for m in mesh], axis=1)
+        self.n_extra = 0
+        if extra is not None and len(extra) and max_points > len(P):
+            E = np.clip(np.atleast_2d(np.asarray(extra, float)), self.lo, self.hi)
+            E = E[np.all(np.isfinite(E), axis=1)][: max_points - len(P)]
+            self.n_extra = len(E)
+            P = np.concatenate([P, E])
+        self.P = P
         F = f_np(self.P)
         lam = np.inf if Lambda is None else float(Lambda)
-        self.L = _pairwise_lipschitz(F, self.P, lam)
+        ext = float(np.max(self.hi - self.lo)) if d else 0.0
+        self.unit = ext if np.isfinite(ext) and ext > 0 else 1.0
+        self.L = _pairwise_lipschitz(F, self.P, lam, unit=self.unit)
+        spacing = self.unit / max(n - 1, 1)
+        self.L = np.maximum(self.L, _local_slopes(f_np, self.P, F, min(1e-3 * spacing, lam), lam))
+        # evaluation needs only the points not dominated by another (exact for these growths)
+        k = _dominant(self.P, self.L, self.gamma, self.growth, self.unit)
+        if k.size == 0:  # f constant on the sample: B = 0 there
+            k = np.array([0])
+        self._Pk, self._Lk = self.P[k], self.L[k]
 
     def inside(self, X):
         X = np.atleast_2d(np.asarray(X, float))
@@ -51,9 +163,29 @@ class GridSmoothSensitivity:
     def __call__(self, X, chunk=256):
         X = np.atleast_2d(np.asarray(X, float))
         out = np.empty(X.shape[0])
+        P, L = self._Pk, self._Lk
+        if X.shape[1] >= 3:  # distances from a Gram product (BLAS) in box units: O(n G) not O(n G d)
+            c = (self.lo + self.hi) / 2
+            Q = (P - c) / self.unit
+            q2 = (Q**2).sum(axis=1)
+            rows = _rows_per_block(len(P), 1, 4096)
+            expo = self.growth == "exponential"
+            logL, gu = np.log(L), self.gamma * self.unit
+            with np.errstate(all="ignore"):
+                for s in range(0, X.shape[0], rows):
+                    Z = (X[s:s + rows] - c) / self.unit
+                    sq = (Z**2).sum(axis=1)[:, None] + q2[None, :] - 2 * Z @ Q.T
+                    r = np.sqrt(np.maximum(sq, 0.0))  # distance in box units
+                    if expo:  # max_i L_i e^{-gamma d_i} = exp(max_i (ln L_i - gamma d_i))
+                        out[s:s + rows] = np.exp((logL[None, :] - gu * r).max(axis=1))
+                    else:
+                        out[s:s + rows] = (L[None, :] / (1.0 + gu * r)).max(axis=1)
+            out[~self.inside(X)] = np.nan
+            return out
+        chunk = _rows_per_block(len(P), X.shape[1], chunk)
         for s in range(0, X.shape[0], chunk):
-            d = np.sqrt(((X[s:s + chunk, None, :] - self.P[None, :, :])**2).sum(-1))
-            out[s:s + chunk] = (self.L[None, :] / growth_np(self.growth, self.gamma, d)).max(axis=1)
+            d = self.unit * np.sqrt((((X[s:s + chunk, None, :] - P[None, :, :]) / self.unit)**2).sum(-1))
+            out[s:s + chunk] = (L[None, :] / growth_np(self.growth, self.gamma, d)).max(axis=1)
         out[~self.inside(X)] = np.nan
         return out
 
@@ -102,7 +234,8 @@ class RadialSmoothSensitivity:
         self.s = np.linspace(0.0, self.r_max + 20.0, n_s)
         self.l, self.w_best = self._lip_table(self.s)
         self.r = np.linspace(0.0, self.r_max, n_r)
-        self.logB = np.log(self._profile(self.r))
+        with np.errstate(divide="ignore"):  # B* underflows to 0 far out when gamma h is huge
+            self.logB = np.log(self._profile(self.r))
 
     @staticmethod
     def _g(s):
@@ -150,7 +283,8 @@ class RadialSmoothSensitivity:
 
     def __call__(self, X):
         X = np.atleast_2d(np.asarray(X, float))
-        r = np.sqrt(((X - self.centre)**2).sum(axis=1)) / self.h
+        with np.errstate(all="ignore"):
+            r = np.sqrt((((X - self.centre) / self.h)**2).sum(axis=1))  # in units of h: no underflow
         out = np.exp(np.interp(r, self.r, self.logB)) / self.h
         out[r > self.r_max] = np.nan
         return out

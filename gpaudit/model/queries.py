@@ -6,15 +6,21 @@ can search where violations live, and its global Lipschitz constant when that is
 
 from __future__ import annotations
 
-import importlib
+import hashlib
+import importlib.util
+import math
+import numbers
 import sys
 from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
 from typing import Callable
 
 import mpmath
 import numpy as np
 import sympy as sp
 
+from ..errors import FieldError, UserCodeError
 from ..spec.types import QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 
@@ -34,6 +40,7 @@ class Query:
     radial_centre: tuple | None = None  # for f(x) = f0(|x - t|)
     note: str = ""
     fields: dict = field(default_factory=dict)  # the exact parameters of a built-in kind
+    numeric: bool = False           # True when f is only known as a float64 program (no exact model)
 
 
 def soft_threshold(T, tau):
@@ -102,28 +109,175 @@ def gaussian_kde(t, h):
     return expr, marks, float(h), sp.exp(-sp.Rational(1, 2)) / h
 
 
-def load_callable(ref: str, base: str | None = None):
-    mod_name, func_name = ref.split(":")
-    added = base is not None and base not in sys.path
-    if added:
-        sys.path.insert(0, base)
+# -- user callables ("module:function", kind python) -------------------------------------------
+# A callable's module is loaded from its own file (found relative to the configuration's directory)
+# under a name unique to that file, never by its bare name through sys.path / sys.modules: two
+# configurations with a userfns.py each are judged on their own code.  Every call into user code is
+# guarded: any exception but KeyboardInterrupt (SystemExit included) becomes a UserCodeError.
+
+_USER_MODULES: dict[str, tuple[str, object]] = {}  # resolved path -> (source sha256, module)
+
+
+def resolve_callable(ref, base) -> tuple[Path, str, str]:
+    """'pkg.mod:func' -> (the module's file, 'pkg.mod', 'func'); raises FieldError."""
+    if not isinstance(ref, str) or ref.count(":") != 1:
+        raise FieldError("expected 'package.module:function'")
+    mod_name, func_name = (part.strip() for part in ref.split(":"))
+    parts = mod_name.split(".")
+    if not all(p.isidentifier() for p in parts) or not func_name.isidentifier():
+        raise FieldError(f"expected 'package.module:function', got {ref!r}")
+    base = Path(base if base is not None else ".").resolve()
+    rel = Path(*parts)
+    for cand in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
+        if cand.is_file():
+            return cand.resolve(), mod_name, func_name
+    raise FieldError(f"cannot find module '{mod_name}': no file {rel.with_suffix('.py')} or "
+                     f"{rel / '__init__.py'} in {base} (the configuration's directory)")
+
+
+def load_user_module(file: Path, mod_name: str):
+    """The module of ``file`` (re-executed when its source changed); returns (module, source bytes)."""
     try:
-        return getattr(importlib.import_module(mod_name), func_name)
-    finally:
-        if added:
-            sys.path.remove(base)
+        src = file.read_bytes()
+    except OSError as err:
+        raise FieldError(f"cannot read {file}: {err.strerror or err}") from None
+    digest = hashlib.sha256(src).hexdigest()
+    key = str(file)
+    cached = _USER_MODULES.get(key)
+    if cached is not None and cached[0] == digest:
+        return cached[1], src
+    unique = "gpaudit_user_" + hashlib.sha256(key.encode()).hexdigest()[:20]
+    package = file.name == "__init__.py"
+    spec = importlib.util.spec_from_file_location(
+        unique, file, submodule_search_locations=[str(file.parent)] if package else None)
+    module = importlib.util.module_from_spec(spec)
+    # Stale submodules of an earlier version of this package must not be reused.
+    for name in [n for n in sys.modules if n == unique or n.startswith(unique + ".")]:
+        del sys.modules[name]
+    sys.modules[unique] = module  # by its unique name only (dataclasses, pickling need it)
+    try:
+        # Compile the very bytes that are hashed (no stale __pycache__, nothing written).
+        exec(compile(src, str(file), "exec"), module.__dict__)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - SystemExit and friends too: a config problem
+        sys.modules.pop(unique, None)
+        _USER_MODULES.pop(key, None)
+        raise FieldError(f"importing module '{mod_name}' ({file}) raised {type(exc).__name__}: {exc}") from None
+    _USER_MODULES[key] = (digest, module)
+    return module, src
 
 
-def python_numpy(fn, dim):
+def load_callable_source(ref, base=None):
+    """(function, source bytes of its module) for 'pkg.mod:func' relative to ``base``; FieldError."""
+    file, mod_name, func_name = resolve_callable(ref, base)
+    module, src = load_user_module(file, mod_name)
+    func = getattr(module, func_name, None)
+    if not callable(func):
+        what = "is not callable" if func is not None or hasattr(module, func_name) else "is not defined"
+        raise FieldError(f"'{func_name}' {what} in module '{mod_name}' ({file})")
+    return func, src
+
+
+def load_callable(ref: str, base: str | None = None):
+    return load_callable_source(ref, base)[0]
+
+
+def _is_short_float(r) -> bool:
+    """A float with at most 24 significant bits (0.0, 1.0, 0.5, ...): a literal, not a rounding."""
+    if not math.isfinite(r):
+        return False
+    return (math.frexp(r)[0] * 2**24).is_integer()
+
+
+_PROBES = (0.3, -0.7, 1.9, 0.0, -4.1, 13.7)
+
+
+def takes_mpmath(fn, dim: int) -> bool:
+    """Whether ``fn`` computes in mpmath numbers: called with mpf inputs at a few points, it returns
+    mpf / int / Fraction values or floats that are short constants such as 0.0, 1.0 or 0.5 (a float
+    computed from the inputs has a full 53-bit mantissa).  A probe that fails on mpf inputs but not
+    on floats, or any other result, means a float64 program."""
+    seen = 0
+    with mpmath.workdps(30):
+        for v in _PROBES:
+            pt = [v + 0.11 * k for k in range(dim)]
+            try:
+                r = fn([mpmath.mpf(u) for u in pt])
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # noqa: BLE001 - only a probe
+                try:
+                    fn(list(pt))
+                except KeyboardInterrupt:
+                    raise
+                except BaseException:  # noqa: BLE001 - fails on floats too: no information here
+                    continue
+                return False
+            if isinstance(r, mpmath.mpf):
+                if not mpmath.isfinite(r):
+                    return False
+            elif isinstance(r, float):
+                if not _is_short_float(r):
+                    return False
+            elif not isinstance(r, (numbers.Integral, Fraction)):
+                return False
+            seen += 1
+    return seen > 0
+
+
+def _mpf(r) -> mpmath.mpf:
+    if isinstance(r, mpmath.mpf):
+        return r
+    if isinstance(r, Fraction):
+        return mpmath.mpf(r.numerator) / r.denominator
+    if isinstance(r, numbers.Integral):
+        return mpmath.mpf(int(r))
+    if isinstance(r, (float, numbers.Real)) and not isinstance(r, bool):
+        return mpmath.mpf(float(r))
+    raise TypeError(f"returned {type(r).__name__} {r!r}, not a real number")
+
+
+def _call(fn, x, name, ref, convert):
+    """fn(x) converted, any exception from user code (but KeyboardInterrupt) -> UserCodeError."""
+    try:
+        return convert(fn(x))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - SystemExit, GeneratorExit, ... as well
+        raise UserCodeError(name, ref, x, exc) from exc
+
+
+def python_numpy(fn, dim, name="f", ref=""):
+    """(n, d) -> (n,) in float64; the first input that raises ends the evaluation (UserCodeError)."""
     def f(X):
         X = np.asarray(X, dtype=float)
-        return np.array([float(fn(list(row))) for row in X], dtype=float)
+        return np.array([_call(fn, [float(v) for v in row], name, ref, float) for row in X], dtype=float)
     return f
 
 
-def python_mpmath(fn):
+def python_math(fn, name="f", ref=""):
     def f(x):
-        return mpmath.mpf(float(fn([float(v) for v in x])))
+        return _call(fn, [float(v) for v in x], name, ref, float)
+    return f
+
+
+def python_mpmath(fn, name="f", ref="", exact=False):
+    """High precision: with ``exact`` the callable gets and returns mpmath numbers; otherwise it is
+    a float64 program evaluated at the (binary) inputs, its float result converted."""
+    if exact:
+        def exact_value(r):
+            # a float computed from the inputs here means this input took a float64 path: the
+            # value is not exact, so it cannot verify anything (NaN fails every verification)
+            if isinstance(r, float) and not _is_short_float(r):
+                return mpmath.nan
+            return _mpf(r)
+
+        def f(x):
+            return _call(fn, [mpmath.mpf(v) for v in x], name, ref, exact_value)
+    else:
+        def f(x):
+            return mpmath.mpf(_call(fn, [float(v) for v in x], name, ref, float))
     return f
 
 
@@ -131,10 +285,17 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
     syms = input_symbols(dim)
     k, F = qs.kind, qs.fields
     if k == "python":
-        fn = load_callable(F["callable"], base)
-        return Query(k, dim, syms, None, python_numpy(fn, dim), python_mpmath(fn),
-                     lambda x: float(fn([float(v) for v in x])), landmarks=[tuple([0.0] * dim)], scale=1.0,
-                     note="user callable, evaluated in float64")
+        ref = F["callable"]
+        try:
+            fn = load_callable(ref, base)
+        except FieldError as err:
+            raise FieldError(err.problem, "query.callable") from None
+        exact = takes_mpmath(fn, dim)
+        return Query(k, dim, syms, None, python_numpy(fn, dim, "f", ref), python_mpmath(fn, "f", ref, exact),
+                     python_math(fn, "f", ref), landmarks=[tuple([0.0] * dim)], scale=1.0,
+                     note="user callable, " + ("evaluated in mpmath (high precision)" if exact
+                                               else "a float64 program (no exact model)"),
+                     numeric=not exact)
     radial = None
     if k == "soft_threshold":
         expr, marks, scale, K = soft_threshold(F["T"], F["tau"])
@@ -150,8 +311,30 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
         marks, scale, K = piecewise_landmarks(qs.pieces, syms), 1.0, None
     else:  # pragma: no cover - the loader rejects unknown kinds
         raise ValueError(k)
-    return Query(k, dim, syms, expr, to_numpy(expr, syms), to_mpmath(expr, syms), to_math(expr, syms),
+    f_np, f_math = to_numpy(expr, syms), to_math(expr, syms)
+    if k == "gaussian_kde":  # sympy expands 1/(2 h^2) into x^2/(2 h^2): 1e399 x^2 at h = 1e-200
+        f_np, f_math = _kde_float(F["t"], F["h"])
+    return Query(k, dim, syms, expr, f_np, to_mpmath(expr, syms), f_math,
                  marks, scale, K, radial, fields=dict(F))
+
+
+def _kde_float(t, h):
+    """float64 kappa_t(x) = exp(-(|x - t| / h)^2 / 2) computed in units of h (any h in range)."""
+    tl, hf = [float(v) for v in t], float(h)
+    tf = np.array(tl)
+
+    def f_np(X):
+        X = np.atleast_2d(np.asarray(X, dtype=float))
+        with np.errstate(all="ignore"):
+            return np.exp(-0.5 * (((X - tf) / hf) ** 2).sum(axis=1))
+
+    def f_math(x):
+        try:
+            return math.exp(-0.5 * math.fsum(((float(v) - c) / hf) ** 2 for v, c in zip(x, tl)))
+        except (ValueError, OverflowError):
+            return float("nan")
+
+    return f_np, f_math
 
 
 def piecewise_landmarks(pieces, syms):

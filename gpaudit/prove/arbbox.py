@@ -20,7 +20,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from ..model.lower import to_arb
-from . import z3backend as zb
+from ..kernel import z3door as zb
 
 PREC = 128
 MAX_BOXES = 50000

@@ -11,7 +11,7 @@ import sympy as sp
 from ..model.mechanism import build_mechanism
 from ..spec.load import load_spec
 from ..verdict import CERTIFIED
-from . import z3backend as zb
+from ..kernel import z3door as zb
 
 SHA_TAG = "; config-sha256: "
 BLOCK_TAG = "; obligation "

@@ -23,7 +23,7 @@ def register_cli(subparsers):
     p.add_argument("--symbolic", action="store_true",
                    help="also prove the paper's closed forms (Lemma 4.1, C.3, Lemma 4.3) for all parameters "
                         "and write DIR/symbolic.md")
-    p.add_argument("--timeout-ms", type=int, default=10000, help="z3 timeout per obligation (default 10000)")
+    p.add_argument("--timeout-ms", type=int, default=10000, help="z3 work budget per obligation in nominal milliseconds: a deterministic rlimit of 2000 solver steps per unit, never a wall-clock timeout (default 10000)")
     p.add_argument("--quiet", action="store_true", help="one line per file")
     p.set_defaults(func=cmd_prove)
     return p

@@ -22,7 +22,8 @@ from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
 from . import arbbox
 from . import obligations as obl
 from . import regions as rg
-from . import z3backend as zb
+from ..kernel import numbers
+from ..kernel import z3door as zb
 from .witness import WitnessFinder, dec
 
 LEMMA_31 = "theorem: Liang-Yi Lemma 3.1"
@@ -31,8 +32,8 @@ LEMMA_31 = "theorem: Liang-Yi Lemma 3.1"
 @dataclass(frozen=True)
 class RegionRate:
     region: str
-    a: mpmath.mpf   # certified upper bound of sup_R |grad f| / B
-    c: mpmath.mpf   # certified upper bound of sup_R |grad ln B|
+    a: sp.Expr      # certified upper bound of sup_R |grad f| / B (exact)
+    c: sp.Expr      # certified upper bound of sup_R |grad ln B| (exact)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class ProofOutcome:
     leaves: list = field(default_factory=list)
     route: str = "regions"
     rates: dict = field(default_factory=dict)     # leaf label -> {"a": sympy, "c": sympy}
+    seeds: list = field(default_factory=list)     # points where a condition failed (z3 models, witnesses)
 
     @property
     def status(self) -> str:
@@ -67,13 +69,8 @@ class ProofOutcome:
 
 
 def mp_up(value) -> mpmath.mpf:
-    """An mpf >= the exact (nonnegative) value: rounded in the direction that costs privacy."""
-    value = sp.sympify(value)
-    with mpmath.workdps(60):
-        if value.is_Rational:
-            return mpmath.mpf(mpmath.libmp.from_rational(int(value.p), int(value.q), 200, "c"))
-        v = mpmath.mpf(sp.N(value, 70))
-        return v + abs(v) * mpmath.mpf(10)**-55 + mpmath.mpf(10)**-300
+    """An mpf >= the exact value: rounded in the direction that costs privacy (kernel.numbers)."""
+    return numbers.up(value)
 
 
 def nice_up(v: float) -> sp.Rational:
@@ -112,6 +109,7 @@ class Prover:
         self.numeric = numeric
         self.finder = finder
         self.records: list[Record] = []
+        self.sat_points: list = []     # z3 counterexample locations: seeds for the audit
         self.witnesses: dict[str, dict] = {}
         self._X = rg.sample_points(landmarks, len(self.syms), scale) if numeric else None
         marks = np.array(landmarks, float).reshape(-1, len(self.syms)) if len(landmarks) else None
@@ -124,6 +122,8 @@ class Prover:
             self.records.append(Record(o, zb.UNKNOWN, f"not translatable: {o.error}", decisive=decisive))
             return ans
         ans = zb.solve(o.query, timeout or self.timeout)
+        if ans.status == zb.SAT:
+            self.sat_points.append(self._model_point(ans))
         method = "z3 unsat" if ans.status == zb.UNSAT else f"z3 {ans.status}"
         if ans.status == zb.UNKNOWN:
             enc = arbbox.try_close(o, self.syms, self.params, timeout or self.timeout, self.centre)
@@ -243,6 +243,34 @@ class Prover:
         return None
 
 
+def _tagged(w, prefix="", **extra):
+    """A witness dict with extra keys (and its condition prefixed), or None."""
+    if not w:
+        return None
+    w.update(extra)
+    if prefix:
+        w["condition"] = prefix + w["condition"]
+    return w
+
+
+def _decide_each(P, obligations, refute, key, wit):
+    """Discharge each obligation: certified on unsat; on sat, a witness that `refute(point,
+    obligation)` re-verifies on the model makes it refuted; anything else is unknown.  (Every sat
+    point is also kept in P.sat_points, to seed the audit.)"""
+    out = []
+    for o in obligations:
+        ans = P.discharge(o)
+        if ans.status == zb.UNSAT:
+            out.append(CERTIFIED)
+            continue
+        pt = P._model_point(ans) if ans.status == zb.SAT else None
+        w = refute(pt, o) if P.finder and pt and None not in pt else None
+        if w:
+            wit.setdefault(key, w)
+        out.append(REFUTED if w else UNKNOWN)
+    return out
+
+
 def _summary(records, cond):
     rs = [r for r in records if r.obligation.condition == cond and r.decisive]
     z3n = sum(1 for r in rs if r.status == "unsat")
@@ -303,6 +331,10 @@ def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
         return _all_unknown(f"regions: {err}")
     per = {"B_positive": [], "cover": [], "smooth": []}
     rates, wit = {}, {}
+    dfn = []
+    for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
+        dfn += _decide_each(P, obl.defined(expr, name), lambda pt, o, name=name: _tagged(
+            P.finder.undefined(pt, name), piece=o.region), "defined", wit)
     for leaf in leaves:
         ans = P.discharge(obl.b_positive(leaf))
         st = CERTIFIED if ans.status == zb.UNSAT else UNKNOWN
@@ -322,18 +354,21 @@ def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
         rates[leaf.label] = {"a": a, "c": c, "a_status": a_st, "c_status": c_st}
     cont = []
     for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
-        for o in obl.continuity(expr, name):
-            ans = P.discharge(o)
-            if ans.status == zb.UNSAT:
-                cont.append(CERTIFIED)
-                continue
-            w = P.finder.jump(P._model_point(ans)) if ans.status == zb.SAT and P.finder else None
-            if w:
-                w["boundary"] = o.region
-                w["condition"] = "continuity: " + w["condition"]
-                wit.setdefault("continuity", w)
-            cont.append(REFUTED if w else UNKNOWN)
+        cont += _decide_each(P, obl.continuity(expr, name), lambda pt, o: _tagged(
+            P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
     checks = []
+    st = _status_of(dfn) if dfn else CERTIFIED
+    checks.append(Check("proof.defined", st,
+                        _summary(P.records, "defined") if st == CERTIFIED and dfn else
+                        ("no partial function in f or B" if st == CERTIFIED else
+                         ("undefined value re-verified in mpmath (50 digits)" if st == REFUTED else "z3 unknown / not proved")),
+                        {"certified": "f and B are defined on the closure of every piece (radicands >= 0, "
+                                      "log arguments > 0, denominators != 0)",
+                         "refuted": f"{wit.get('defined', {}).get('function', '?')} is undefined at "
+                                    f"x = {wit.get('defined', {}).get('x', '?')} "
+                                    f"({wit.get('defined', {}).get('evaluation', '')})",
+                         "unknown": "some piece's definedness not decided (or it fails only on a boundary "
+                                    "another piece owns: a possible jump)"}[st], _evidence(P, "defined")))
     leaf_ev = [{"region": l.label, "conditions": [str(c) for c in l.conds], "alternatives": len(l.alts),
                 "a": None if rates[l.label]["a"] is None else str(rates[l.label]["a"]),
                 "c": None if rates[l.label]["c"] is None else str(rates[l.label]["c"])} for l in leaves]
@@ -359,14 +394,16 @@ def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
                          "refuted": f"jump across {wit.get('continuity', {}).get('boundary', '?')}",
                          "unknown": "some boundary not decided"}[st], _evidence(P, "continuity")))
     checks += _two_point(P, mech, checks, wit)
-    witness = next((wit[k] for k in ("B_positive", "cover", "continuity", "smooth", "two_point_cover",
+    witness = next((wit[k] for k in ("defined", "B_positive", "cover", "continuity", "smooth", "two_point_cover",
                                      "two_point_smooth") if k in wit), None)
+    seeds = [w[key] for w in wit.values() for key in ("x", "x_prime") if isinstance(w.get(key), list)]
     regions = []
     if all(c.status in (CERTIFIED, SKIPPED) for c in checks):
-        regions = [RegionRate(l, mp_up(r["a"]), mp_up(r["c"])) for l, r in rates.items()]
+        regions = [RegionRate(l, sp.sympify(r["a"]), sp.sympify(r["c"])) for l, r in rates.items()]
     for c in checks:
         c.evidence["seconds_total"] = round(time.perf_counter() - t0, 3)
-    return ProofOutcome(checks, regions, witness, P.records, leaves, "regions", rates)
+    seeds = [p for p in seeds + P.sat_points if p and None not in p]
+    return ProofOutcome(checks, regions, witness, P.records, leaves, "regions", rates, seeds)
 
 
 def _two_point(P, mech, checks, wit):
@@ -413,5 +450,5 @@ def _tp_check(P, o, cond, wit, why, text):
 
 def _all_unknown(reason):
     checks = [Check(f"proof.{c}", UNKNOWN, "none", reason) for c in
-              ("B_positive", "cover", "smooth", "continuity")]
+              ("defined", "B_positive", "cover", "smooth", "continuity")]
     return ProofOutcome(checks, [], None, route="none")

@@ -7,6 +7,14 @@ Per leaf R of the regions module (conditions C_R, alternatives (C_k, f_k, B_k)):
     cover(a):    |grad f_k|^2 <= a^2 B_k^2          (i.e. |grad f| <= a B, given B > 0)
     smooth(c):   |grad ln B_k|^2 <= c^2             (ln B is c-Lipschitz on R)
 
+Per piece P of f and of B (gpaudit.kernel.domain):
+
+    defined:     on cl(P) every partial function of the piece's formula is defined (radicands
+                 >= 0, log arguments > 0, denominators != 0).  With the total, continuous rest of
+                 the language this makes the formula defined and continuous on cl(P): a jump
+                 inside a piece (abs(u)/u, a denominator's zero) fails here.  Once proved, the
+                 other obligations of P may assume it (they are only trusted together with it).
+
 Across pieces (per function, per pair of pieces i < j):
 
     continuity:  on cl(P_i) /\\ cl(P_j) (strict inequalities relaxed: a superset of the closures)
@@ -26,7 +34,8 @@ from dataclasses import dataclass, field
 import sympy as sp
 import z3
 
-from . import z3backend as zb
+from ..kernel import z3door as zb
+from ..kernel.domain import conditions as domain_conditions, defined as domain_defined
 from .regions import Leaf, closure_cover, pieces
 
 
@@ -236,13 +245,22 @@ def _sym_claim(leaf: Leaf, prop):
     return sp.Or(*[sp.And(*(list(a.conds) + [prop(a)])) for a in leaf.alts])
 
 
+def _alt_defined(alt):
+    """The definedness of an alternative's formulas (proved by the `defined` obligations)."""
+    return sp.And(domain_defined(alt.f), domain_defined(alt.B) if alt.B is not None else sp.true)
+
+
 def _region_negation(tr, leaf: Leaf, prop):
-    """C_R and no active alternative satisfies prop."""
+    """C_R and no active alternative satisfies prop (where the alternatives are defined)."""
     region = [tr(c) for c in leaf.conds]
     fails = []
     for alt in leaf.alts:
-        ok = z3.And(*([tr(c) for c in alt.conds] + [prop(tr, alt)]))
+        active = [tr(c) for c in alt.conds]
+        ok = z3.And(*(active + [prop(tr, alt)]))
         fails.append(z3.Not(ok))
+        dfn = _alt_defined(alt)
+        if dfn is not sp.true:
+            fails.append(z3.Implies(z3.And(*active) if active else z3.BoolVal(True), tr(dfn)))
     return z3.And(*(region + fails))
 
 
@@ -284,6 +302,26 @@ def smooth(leaf: Leaf, syms, c, params=()) -> Obligation:
                   _sym_claim(leaf, lambda t: original(grad_log_sq(t.B, syms)) <= c**2))
 
 
+def defined(expr, name: str, params=()) -> list[Obligation]:
+    """For each piece whose formula has partial functions: they are defined on its closure."""
+    out = []
+    for k, (conds, val) in enumerate(pieces(expr), 1):
+        need = domain_conditions(val)
+        if not need:
+            continue
+        cl = closure_cover(conds, params)
+        if not cl:
+            continue
+
+        def make(tr, cl=cl, need=need):
+            region = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in cl])
+            return z3.And(region, z3.Not(z3.And(*[tr(c) for c in need])))
+        out.append(_build("defined", f"{name}{k}",
+                          f"{name} piece {k} is defined on its closure: " + ", ".join(str(c) for c in need),
+                          make, params))
+    return out
+
+
 def continuity(expr, name: str, params=()) -> list[Obligation]:
     """For each pair of pieces whose closures may meet: the two formulas agree there."""
     ps = pieces(expr)
@@ -299,7 +337,8 @@ def continuity(expr, name: str, params=()) -> list[Obligation]:
             def make(tr, ci=closures[i], cj=closures[j], vi=vi, vj=vj):
                 si = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in ci])
                 sj = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in cj])
-                return z3.And(si, sj, tr(vi) != tr(vj))
+                dfn = sp.And(domain_defined(vi), domain_defined(vj))   # proved by `defined`
+                return z3.And(si, sj, tr(dfn), tr(vi) != tr(vj))
             out.append(_build("continuity", region,
                               f"{name} piece {i + 1} = piece {j + 1} on their common boundary", make, params))
     return out

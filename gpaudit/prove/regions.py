@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from . import z3backend as zb
+from ..kernel import z3door as zb
 
 _SPLIT = (sp.Max, sp.Min, sp.Abs)
 

@@ -21,7 +21,7 @@ from ..model import queries as mq
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
 from . import obligations as obl
 from . import regions as rg
-from . import z3backend as zb
+from ..kernel import z3door as zb
 from .engine import Prover, _evidence, _status_of, _summary
 from .witness import WitnessFinder
 

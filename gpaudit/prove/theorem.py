@@ -20,7 +20,7 @@ import sympy as sp
 from ..verdict import CERTIFIED, SKIPPED, UNKNOWN, Check
 from . import obligations as obl
 from . import regions as rg
-from . import z3backend as zb
+from ..kernel import z3door as zb
 from .engine import (LEMMA_31, SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, _evidence, _needs_two_point,
                      _summary, mp_up)
 
@@ -39,6 +39,51 @@ def _nonconstant_point(query):
             n = mpmath.sqrt(mpmath.fsum(v * v for v in g))
             if n > mpmath.mpf("1e-20"):
                 return list(p), mpmath.nstr(n, 20)
+    return _nonconstant_point_exact(query, grads)
+
+
+def _exact_points(query):
+    """Exact points (sympy rationals) inside the transition of a built-in query: its float
+    landmarks lose the transition when it is tiny against its location (tau = 1e-200 at T = 1e200)."""
+    F, k = query.fields, query.kind
+    pts = []
+    if k == "soft_threshold":
+        pts.append((F["T"],))
+    elif k == "bounded_range":
+        pts.append((F["l"],))
+    elif k == "two_way_threshold":
+        from ..model.queries import two_way_geometry
+        R1, R2, (a, b) = two_way_geometry(F["T1"], F["T2"], F["tau"])
+        pts.append((a - (R1 + R2) / 2, b))
+    elif k == "gaussian_kde":
+        t = list(F["t"])
+        pts.append(tuple([t[0] + F["h"]] + t[1:]))
+    for p in query.landmarks:  # the float landmarks, exactly
+        try:
+            pts.append(tuple(sp.Rational(float(v)) for v in p))
+        except (TypeError, ValueError, OverflowError):
+            continue
+    return pts
+
+
+def _short(v):
+    text = str(v)
+    return text if len(text) <= 30 else mpmath.nstr(mpmath.mpf(sp.N(v, 25)), 20)
+
+
+def _nonconstant_point_exact(query, grads):
+    """A point where |grad f| > 0, shown by exact (sympy) evaluation: any scale, no threshold."""
+    syms = query.symbols
+    for p in _exact_points(query):
+        try:
+            g = [sp.sympify(e).xreplace(dict(zip(syms, p))) for e in grads]
+            n2 = sp.Add(*[v**2 for v in g])
+            if n2.free_symbols or n2.has(sp.nan, sp.zoo) or n2.is_positive is not True:
+                continue
+            shown = mpmath.nstr(mpmath.mpf(sp.N(sp.sqrt(n2), 25)), 20)
+        except (TypeError, ValueError, ZeroDivisionError, AttributeError):
+            continue
+        return [_short(v) for v in p], shown
     return None, None
 
 
@@ -64,9 +109,14 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
         err_text = ""
     lip = [P.discharge(obl.lipschitz(leaf, P.syms, K)).status == zb.UNSAT for leaf in leaves]
     cont = [P.discharge(o).status == zb.UNSAT for o in obl.continuity(q.expr, "f")]
-    lip_ok = bool(leaves) and all(lip) and all(cont)
+    dfn = [P.discharge(o).status == zb.UNSAT for o in obl.defined(q.expr, "f")]
+    lip_ok = bool(leaves) and all(lip) and all(cont) and all(dfn)
     point, gnorm = _nonconstant_point(q)
-    checks = [Check("proof.lipschitz", CERTIFIED if lip_ok else UNKNOWN,
+    checks = [Check("proof.defined", CERTIFIED if all(dfn) else UNKNOWN,
+                    _summary(P.records, "defined") if dfn else "no partial function in f",
+                    "f is defined on the closure of every piece" if all(dfn) else "f's definedness not proved",
+                    _evidence(P, "defined")),
+              Check("proof.lipschitz", CERTIFIED if lip_ok else UNKNOWN,
                     _summary(P.records, "lipschitz") + (" + " + _summary(P.records, "continuity") if cont else ""),
                     f"f is globally K-Lipschitz, K = {K}: |grad f| <= K on {len(leaves)} region(s), f continuous"
                     + (f" ({err_text})" if err_text else ""),
@@ -89,6 +139,6 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
                       Check(f"proof.{c}", st, LEMMA_31, f"Definition 8 holds for B* (needed: {why}); premise: {premise}"))
     regions = []
     if all(c.status in (CERTIFIED, SKIPPED) for c in checks):
-        regions = [RegionRate("all (B* of Definition 9)", mp_up(1), mp_up(gamma))]
+        regions = [RegionRate("all (B* of Definition 9)", sp.Integer(1), sp.sympify(gamma))]
     return ProofOutcome(checks, regions, None, P.records, leaves, "theorem",
                         {"all": {"a": sp.Integer(1), "c": gamma, "a_status": st, "c_status": st}})

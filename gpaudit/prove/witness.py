@@ -150,6 +150,21 @@ class WitnessFinder:
                 return {"condition": "B_positive", "x": xs, "B": dec(Bx)}
         return None
 
+    def undefined(self, x0, name):
+        """x where the model's f (name 'f') or B ('B') is not a finite real number at 50 digits."""
+        fn = self.f if name == "f" else self.B
+        with mpmath.workdps(DPS):
+            xs = _round_pt([mpmath.mpf(dec(v)) for v in x0])
+            try:
+                v = fn([mpv(s) for s in xs])
+                bad = not (isinstance(v, mpmath.mpf) and mpmath.isfinite(v))
+                why = f"value {v}"
+            except (ZeroDivisionError, ValueError, TypeError, ArithmeticError) as err:
+                bad, why = True, f"{type(err).__name__} {err}".strip()
+        if bad:
+            return {"condition": "defined", "x": xs, "function": name, "evaluation": why}
+        return None
+
     def jump(self, x0):
         """A pair straddling a piece boundary across which f or B jumps."""
         return self.smooth(x0, centred=True) or self.cover(x0, centred=True)

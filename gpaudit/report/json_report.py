@@ -7,18 +7,16 @@ import os
 import tempfile
 from pathlib import Path
 
-import mpmath
-
 from .. import __version__
+from ..kernel.numbers import decimal_down, decimal_up
 from ..verdict import Result
 
 
-def _dec(v, digits=30):
-    if v is None:
-        return None
-    if isinstance(v, str):
+def _dec(v, rounding, digits=30):
+    """A decimal string: upper bounds rounded up, lower bounds down (never to nearest)."""
+    if v is None or isinstance(v, str):
         return v
-    return mpmath.nstr(mpmath.mpf(v), digits, strip_zeros=False)
+    return rounding(v, digits)
 
 
 def result_to_json(r: Result) -> dict:
@@ -30,8 +28,8 @@ def result_to_json(r: Result) -> dict:
         "config_sha256": r.sha256,
         "verdict": r.verdict,
         "claim": r.claim,
-        "epsilon_lower": _dec(r.epsilon_lower),
-        "epsilon_upper": _dec(r.epsilon_upper),
+        "epsilon_lower": _dec(r.epsilon_lower, decimal_down),
+        "epsilon_upper": _dec(r.epsilon_upper, decimal_up),
         "witness": r.witness,
         "checks": [c.to_json() for c in r.checks],
         "info": r.info,

@@ -6,10 +6,9 @@ Every problem becomes a :class:`ConfigError` naming the file, the field and what
 from __future__ import annotations
 
 import hashlib
-import importlib
-import sys
 from pathlib import Path
 
+import mpmath
 import sympy as sp
 import yaml
 
@@ -40,6 +39,7 @@ class _Loader:
         self.path = path
         self.names: dict[str, sp.Expr] = {}
         self.binary: list[str] = []
+        self.sources: list[tuple[str, str, bytes]] = []  # (field, callable, module source) of python kinds
 
     # -- helpers -------------------------------------------------------------------------
     def fail(self, field: str, problem: str):
@@ -75,13 +75,23 @@ class _Loader:
             approx = float(sp.N(expr, 30))
         except (TypeError, ValueError, OverflowError):
             approx = float("nan")
-        if not (abs(approx) < 1e300 and (expr == 0 or abs(approx) > 1e-300)):
+        if not (abs(approx) <= 1e300 and (expr == 0 or abs(approx) >= 1e-300)):
             self.fail(field, "value outside the range gpaudit supports (1e-300 .. 1e300 in magnitude)")
         if lo is not None and (expr < lo if not lo_strict else expr <= lo):
             self.fail(field, f"must be {'>' if lo_strict else '>='} {lo}, got {_show(expr)}")
         if hi is not None and (expr > hi if not hi_strict else expr >= hi):
             self.fail(field, f"must be {'<' if hi_strict else '<='} {hi}, got {_show(expr)}")
         return expr
+
+    def constants_in_range(self, expr, field: str):
+        """The numbers inside a piece's expression obey the fields' range (1e-300 .. 1e300)."""
+        for c in expr.atoms(sp.Rational):
+            if c == 0:
+                continue
+            approx = abs(float(sp.N(c, 30)))
+            if not 1e-300 <= approx <= 1e300:
+                self.fail(field, f"constant {mpmath.nstr(mpmath.mpf(sp.N(c, 20)), 6)} is outside the range gpaudit supports "
+                                 "(1e-300 .. 1e300 in magnitude)")
 
     # -- sections ------------------------------------------------------------------------
     def params(self, raw):
@@ -134,6 +144,7 @@ class _Loader:
                 self.fail(f + ".value", err.problem)
             if not isinstance(value, sp.Expr) or value.has(sp.oo, -sp.oo):
                 self.fail(f + ".value", "must be a finite arithmetic expression")
+            self.constants_in_range(value, f + ".value")
             extra = value.free_symbols - set(syms)
             if extra:
                 self.fail(f + ".value", f"unknown variable {sorted(map(str, extra))[0]}")
@@ -144,28 +155,21 @@ class _Loader:
                     self.fail(f + ".where", err.problem)
                 if isinstance(cond, sp.Expr):
                     self.fail(f + ".where", "expected a condition (use < <= > >= and or not)")
+                self.constants_in_range(cond, f + ".where")
             else:
                 cond = sp.true
             out.append(Piece(cond, value))
         return tuple(out)
 
     def callable_ref(self, value, field: str, base: Path):
-        if not isinstance(value, str) or value.count(":") != 1:
-            self.fail(field, "expected 'package.module:function'")
-        mod_name, func_name = value.split(":")
-        added = str(base) not in sys.path
-        if added:
-            sys.path.insert(0, str(base))
+        """Load the callable from its module file now (a missing file or function, or a module that
+        raises on import, is a configuration error) and keep the module's source for the hash."""
+        from ..model.queries import load_callable_source
         try:
-            module = importlib.import_module(mod_name)
-        except Exception as err:  # noqa: BLE001 - any import failure is a config error
-            self.fail(field, f"cannot import module '{mod_name}': {type(err).__name__}: {err}")
-        finally:
-            if added:
-                sys.path.remove(str(base))
-        func = getattr(module, func_name, None)
-        if not callable(func):
-            self.fail(field, f"'{func_name}' is not a callable in module '{mod_name}'")
+            _, src = load_callable_source(value, base)
+        except FieldError as err:
+            self.fail(field, err.problem)
+        self.sources.append((field, value, src))
         return value
 
     def query(self, raw, dim: int, base: Path) -> QuerySpec:
@@ -314,8 +318,20 @@ def spec_from_mapping(raw, path: str, sha256: str) -> Spec:
     noise = ld.noise(raw["noise"])
     claim = ld.claim(raw["claim"])
     audit = ld.audit(raw.get("audit"))
+    if ld.sources:
+        sha256 = _with_sources(sha256, ld.sources)
     return Spec(path, name.strip(), desc, dim, params, query, bound, noise, claim, audit, sha256,
                 tuple(ld.binary))
+
+
+def _with_sources(sha256: str, sources) -> str:
+    """The configuration hash of a file with python callables: it covers their modules' source too,
+    so editing userfns.py changes config_sha256 (files without callables keep sha256 of their bytes)."""
+    h = hashlib.sha256(b"gpaudit-config-with-callables\0" + sha256.encode())
+    for field, ref, src in sources:
+        h.update(f"\0{field}\0{ref}\0{len(src)}\0".encode())
+        h.update(src)
+    return h.hexdigest()
 
 
 def load_specs(paths) -> tuple[list[Spec], list[str]]:

@@ -1,12 +1,22 @@
 ; gpaudit proof obligations for bounded-range-student-t
 ; config: examples/bounded-range-student-t.yaml
 ; config-sha256: d26fedcd3d2cc3022d6a1a6057b45b3bfc9a0cf2933ca86635ca4e20cdc18c28
-; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=B_positive region=f2.B1 answer=unsat
+; obligation 1: condition=defined region=B2 answer=unsat
+; claim: B piece 2 is defined on its closure: Ne(Abs(x), 0)
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))))
+      (a!2 (and (distinct 0.0 (ite (>= x 0.0) x (- x))))))
+  (and (or a!1) (not a!2))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
 (declare-fun x () Real)
@@ -17,7 +27,7 @@
 (check-sat)
 (pop)
 
-; obligation 2: condition=cover region=f2.B1 answer=unsat
+; obligation 3: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
 (declare-fun x () Real)
@@ -29,7 +39,7 @@
 (check-sat)
 (pop)
 
-; obligation 3: condition=smooth region=f2.B1 answer=unsat
+; obligation 4: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
 (declare-fun x () Real)
@@ -41,7 +51,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=B_positive region=f3.B1 answer=unsat
+; obligation 5: condition=B_positive region=f3.B1 answer=unsat
 ; claim: B > 0 on f3.B1
 (push)
 (declare-fun x () Real)
@@ -53,7 +63,7 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=cover region=f3.B1 answer=unsat
+; obligation 6: condition=cover region=f3.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f3.B1
 (push)
 (declare-fun x () Real)
@@ -66,7 +76,7 @@
 (check-sat)
 (pop)
 
-; obligation 6: condition=smooth region=f3.B1 answer=unsat
+; obligation 7: condition=smooth region=f3.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f3.B1
 (push)
 (declare-fun x () Real)
@@ -79,7 +89,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=B_positive region=f1.B2.a2.m1 answer=unsat
+; obligation 8: condition=B_positive region=f1.B2.a2.m1 answer=unsat
 ; claim: B > 0 on f1.B2.a2.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -108,11 +118,12 @@
        (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        (> (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
-       (not a!1))))
+       (not a!1)
+       (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
-; obligation 8: condition=cover region=f1.B2.a2.m1 answer=unsat
+; obligation 9: condition=cover region=f1.B2.a2.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -141,11 +152,12 @@
        (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        (> (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
-       (not (and (<= 0.0 a!1))))))
+       (not (and (<= 0.0 a!1)))
+       (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
-; obligation 9: condition=smooth region=f1.B2.a2.m1 answer=unsat
+; obligation 10: condition=smooth region=f1.B2.a2.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -174,11 +186,12 @@
        (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        (> (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
-       (not a!1))))
+       (not a!1)
+       (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
-; obligation 10: condition=B_positive region=f1.B2.a2.m2 answer=unsat
+; obligation 11: condition=B_positive region=f1.B2.a2.m2 answer=unsat
 ; claim: B > 0 on f1.B2.a2.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -211,7 +224,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=cover region=f1.B2.a2.m2 answer=unsat
+; obligation 12: condition=cover region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -244,7 +257,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=smooth region=f1.B2.a2.m2 answer=unsat
+; obligation 13: condition=smooth region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -277,7 +290,7 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=B_positive region=f1.B2.a2.m= answer=unsat
+; obligation 14: condition=B_positive region=f1.B2.a2.m= answer=unsat
 ; claim: B > 0 on f1.B2.a2.m=
 (push)
 (declare-fun exp_1 () Real)
@@ -308,11 +321,12 @@
        (> (* (- 1.0) x) x)
        (= (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
        (not a!1)
+       (=> true (distinct 0.0 x))
        a!2)))
 (check-sat)
 (pop)
 
-; obligation 14: condition=cover region=f1.B2.a2.m= answer=unsat
+; obligation 15: condition=cover region=f1.B2.a2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m=
 (push)
 (declare-fun exp_1 () Real)
@@ -343,11 +357,12 @@
        (> (* (- 1.0) x) x)
        (= (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
        (not (and (<= 0.0 a!1)))
+       (=> true (distinct 0.0 x))
        (not (and a!2)))))
 (check-sat)
 (pop)
 
-; obligation 15: condition=smooth region=f1.B2.a2.m= answer=unsat
+; obligation 16: condition=smooth region=f1.B2.a2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m=
 (push)
 (declare-fun exp_1 () Real)
@@ -378,11 +393,12 @@
        (> (* (- 1.0) x) x)
        (= (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
        (not a!1)
+       (=> true (distinct 0.0 x))
        a!2)))
 (check-sat)
 (pop)
 
-; obligation 16: condition=B_positive region=f4.B2.a1.m1 answer=unsat
+; obligation 17: condition=B_positive region=f4.B2.a1.m1 answer=unsat
 ; claim: B > 0 on f4.B2.a1.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -413,11 +429,12 @@
        (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
-       a!1)))
+       a!1
+       (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
-; obligation 17: condition=cover region=f4.B2.a1.m1 answer=unsat
+; obligation 18: condition=cover region=f4.B2.a1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B2.a1.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -448,11 +465,12 @@
        (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
-       (not (and a!1)))))
+       (not (and a!1))
+       (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
-; obligation 18: condition=smooth region=f4.B2.a1.m1 answer=unsat
+; obligation 19: condition=smooth region=f4.B2.a1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B2.a1.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -483,11 +501,12 @@
        (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
-       (not a!1))))
+       (not a!1)
+       (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
-; obligation 19: condition=B_positive region=f4.B2.a1.m2 answer=unsat
+; obligation 20: condition=B_positive region=f4.B2.a1.m2 answer=unsat
 ; claim: B > 0 on f4.B2.a1.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -522,7 +541,7 @@
 (check-sat)
 (pop)
 
-; obligation 20: condition=cover region=f4.B2.a1.m2 answer=unsat
+; obligation 21: condition=cover region=f4.B2.a1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B2.a1.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -557,7 +576,7 @@
 (check-sat)
 (pop)
 
-; obligation 21: condition=smooth region=f4.B2.a1.m2 answer=unsat
+; obligation 22: condition=smooth region=f4.B2.a1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B2.a1.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -592,7 +611,7 @@
 (check-sat)
 (pop)
 
-; obligation 22: condition=B_positive region=f4.B2.a1.m= answer=unsat
+; obligation 23: condition=B_positive region=f4.B2.a1.m= answer=unsat
 ; claim: B > 0 on f4.B2.a1.m=
 (push)
 (declare-fun exp_1 () Real)
@@ -625,11 +644,12 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
        a!1
+       (=> true (distinct 0.0 x))
        a!2)))
 (check-sat)
 (pop)
 
-; obligation 23: condition=cover region=f4.B2.a1.m= answer=unsat
+; obligation 24: condition=cover region=f4.B2.a1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B2.a1.m=
 (push)
 (declare-fun exp_1 () Real)
@@ -662,11 +682,12 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
        (not (and a!1))
+       (=> true (distinct 0.0 x))
        (not (and a!2)))))
 (check-sat)
 (pop)
 
-; obligation 24: condition=smooth region=f4.B2.a1.m= answer=unsat
+; obligation 25: condition=smooth region=f4.B2.a1.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B2.a1.m=
 (push)
 (declare-fun exp_1 () Real)
@@ -699,61 +720,67 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
        (not a!1)
+       (=> true (distinct 0.0 x))
        a!2)))
 (check-sat)
 (pop)
 
-; obligation 25: condition=continuity region=f1|f2 answer=unsat
+; obligation 26: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 5.0 4.0)) x)))
      (or (and (>= 0.0 x) (<= (- (/ 5.0 4.0)) x)))
+     true
      (distinct 0.0 (+ 1.0 (* (/ 4.0 5.0) x)))))
 (check-sat)
 (pop)
 
-; obligation 26: condition=continuity region=f1|f3 answer=unsat
+; obligation 27: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 5.0 4.0)) x)))
      (or (and (>= (/ 5.0 4.0) x) (<= (- (/ 5.0 4.0)) x) (<= 0.0 x)))
+     true
      (distinct 0.0 (+ 1.0 (* (- (/ 4.0 5.0)) x)))))
 (check-sat)
 (pop)
 
-; obligation 27: condition=continuity region=f2|f3 answer=unsat
+; obligation 28: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
 (assert (and (or (and (>= 0.0 x) (<= (- (/ 5.0 4.0)) x)))
      (or (and (>= (/ 5.0 4.0) x) (<= (- (/ 5.0 4.0)) x) (<= 0.0 x)))
+     true
      (distinct (+ 1.0 (* (/ 4.0 5.0) x)) (+ 1.0 (* (- (/ 4.0 5.0)) x)))))
 (check-sat)
 (pop)
 
-; obligation 28: condition=continuity region=f2|f4 answer=unsat
+; obligation 29: condition=continuity region=f2|f4 answer=unsat
 ; claim: f piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun x () Real)
 (assert (and (or (and (>= 0.0 x) (<= (- (/ 5.0 4.0)) x)))
      (or (and (<= (- (/ 5.0 4.0)) x) (<= 0.0 x) (<= (/ 5.0 4.0) x)))
+     true
      (distinct 0.0 (+ 1.0 (* (/ 4.0 5.0) x)))))
 (check-sat)
 (pop)
 
-; obligation 29: condition=continuity region=f3|f4 answer=unsat
+; obligation 30: condition=continuity region=f3|f4 answer=unsat
 ; claim: f piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun x () Real)
 (assert (and (or (and (>= (/ 5.0 4.0) x) (<= (- (/ 5.0 4.0)) x) (<= 0.0 x)))
      (or (and (<= (- (/ 5.0 4.0)) x) (<= 0.0 x) (<= (/ 5.0 4.0) x)))
+     true
      (distinct 0.0 (+ 1.0 (* (- (/ 4.0 5.0)) x)))))
 (check-sat)
 (pop)
 
-; obligation 30: condition=continuity region=B1|B2 answer=unsat
+; obligation 31: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun exp_1 () Real)
@@ -776,7 +803,10 @@
       (a!2 (and (<= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))))
       (a!3 (> (* (/ 4.0 5.0) exp_1) (/ 1.0 (ite (>= x 0.0) x (- x))))))
 (let ((a!4 (ite a!3 (* (/ 4.0 5.0) exp_1) (/ 1.0 (ite (>= x 0.0) x (- x))))))
-  (and (or a!1) (or a!2) (distinct (/ 4.0 5.0) a!4)))))
+  (and (or a!1)
+       (or a!2)
+       (distinct 0.0 (ite (>= x 0.0) x (- x)))
+       (distinct (/ 4.0 5.0) a!4)))))
 (check-sat)
 (pop)
 

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-bound-jump
 ; config: examples/broken/threshold-bound-jump.yaml
 ; config-sha256: a44c39097679b7339f2688ce1a21b7bc1ee614a781928931434b46478140f327
-; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
@@ -122,6 +122,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     true
      (distinct 0.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -132,6 +133,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 0.0 1.0)))
 (check-sat)
 (pop)
@@ -142,6 +144,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 1.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -150,7 +153,10 @@
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun x () Real)
-(assert (and (or (and (>= 3.0 x))) (or (and (<= 3.0 x))) (distinct 1.0 (/ 1.0 2.0))))
+(assert (and (or (and (>= 3.0 x)))
+     (or (and (<= 3.0 x)))
+     true
+     (distinct 1.0 (/ 1.0 2.0))))
 (check-sat)
 (pop)
 

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-laplace-small-constant
 ; config: examples/broken/threshold-laplace-small-constant.yaml
 ; config-sha256: 07bf04329a1ddd811eaaece46b1998000dd604c81dd85782891ef6681c3447ca
-; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
@@ -90,6 +90,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     true
      (distinct 0.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -100,6 +101,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 0.0 1.0)))
 (check-sat)
 (pop)
@@ -110,6 +112,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 1.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)

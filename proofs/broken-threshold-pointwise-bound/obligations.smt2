@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-pointwise-bound
 ; config: examples/broken/threshold-pointwise-bound.yaml
 ; config-sha256: 8dc473a363d5c80d7a04996bfc8f72925ca9d5afd8cbc86a4cab9f523cc900af
-; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
@@ -45,11 +45,13 @@
 ; claim: B > 0 on f1.B2.a2
 (push)
 (declare-fun x () Real)
-(assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0)))
+(assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0))
+      (a!2 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
-       (not (and a!1)))))
+       (not (and a!1))
+       a!2)))
 (check-sat)
 (pop)
 
@@ -57,12 +59,14 @@
 ; claim: |grad f| <= 0 * B on f1.B2.a2
 (push)
 (declare-fun x () Real)
-(assert (let ((a!1 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0)))
+(assert (let ((a!1 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
-       (not a!2)))))
+       (not a!2)
+       a!3))))
 (check-sat)
 (pop)
 
@@ -71,12 +75,14 @@
 (push)
 (declare-fun x () Real)
 (assert (let ((a!1 (/ 1.0
-              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x)))))
+      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
-       a!2))))
+       a!2
+       a!3))))
 (check-sat)
 (pop)
 
@@ -89,7 +95,8 @@
        (< (/ 1.0 2.0) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
-       (not a!1))))
+       (not a!1)
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -102,7 +109,8 @@
        (< (/ 1.0 2.0) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
-       (not (and (<= 0.0 a!1))))))
+       (not (and (<= 0.0 a!1)))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -116,7 +124,8 @@
        (< (/ 1.0 2.0) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
-       (not (and a!1)))))
+       (not (and a!1))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -126,6 +135,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     true
      (distinct 0.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -136,6 +146,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 0.0 1.0)))
 (check-sat)
 (pop)
@@ -146,6 +157,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 1.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -157,7 +169,7 @@
 (assert (let ((a!1 (and (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!2 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!3 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
-  (and (or a!1) (or a!2) (distinct 1.0 a!3))))
+  (and (or a!1) (or a!2) true (distinct 1.0 a!3))))
 (check-sat)
 (pop)
 

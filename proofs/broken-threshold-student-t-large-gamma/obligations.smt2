@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-student-t-large-gamma
 ; config: examples/broken/threshold-student-t-large-gamma.yaml
 ; config-sha256: 2e232e033ff57ce3acdc8a8c62431eb05955c3a1831e2bcb8bbe4dda78fb5246
-; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
@@ -163,12 +163,14 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) exp_1))
-      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0)))
+      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       (not (and a!2)))))
+       (not (and a!2))
+       a!3)))
 (check-sat)
 (pop)
 
@@ -196,13 +198,15 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) exp_1))
-      (a!2 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0)))
+      (a!2 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
+      (a!4 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       (not a!3)))))
+       (not a!3)
+       a!4))))
 (check-sat)
 (pop)
 
@@ -231,13 +235,15 @@
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) exp_1))
       (a!2 (/ 1.0
-              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x)))))
+      (a!4 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!3 (not (and (<= a!2 (^ (/ 1.0 2.0) 2.0))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       a!3))))
+       a!3
+       a!4))))
 (check-sat)
 (pop)
 
@@ -265,13 +271,15 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0)))
+      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
        (not (and (> exp_1 0.0)))
-       (not (and a!2)))))
+       (not (and a!2))
+       a!3)))
 (check-sat)
 (pop)
 
@@ -300,14 +308,16 @@
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
       (a!2 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0)))))
-      (a!3 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0)))
+      (a!3 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
+      (a!5 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!4 (and (<= 0.0 (* (^ 0.0 2.0) a!3)))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
        (not a!2)
-       (not a!4)))))
+       (not a!4)
+       a!5))))
 (check-sat)
 (pop)
 
@@ -337,14 +347,16 @@
 (assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
       (a!2 (not (and (<= (/ 1.0 4.0) (^ (/ 1.0 2.0) 2.0)))))
       (a!3 (/ 1.0
-              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x)))))
+      (a!5 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!4 (not (and (<= a!3 (^ (/ 1.0 2.0) 2.0))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
        a!2
-       a!4))))
+       a!4
+       a!5))))
 (check-sat)
 (pop)
 
@@ -378,7 +390,8 @@
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not a!1))))
+       (not a!1)
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -412,7 +425,8 @@
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not (and (<= 0.0 a!1))))))
+       (not (and (<= 0.0 a!1)))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -447,7 +461,8 @@
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not (and a!1)))))
+       (not (and a!1))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -583,6 +598,7 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
        (not a!1)
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        (not (and (> exp_1 0.0))))))
 (check-sat)
 (pop)
@@ -619,6 +635,7 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
        (not (and (<= 0.0 a!1)))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        (not a!2))))
 (check-sat)
 (pop)
@@ -656,6 +673,7 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
        (not (and a!1))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        a!2)))
 (check-sat)
 (pop)
@@ -666,6 +684,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     true
      (distinct 0.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -676,6 +695,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 0.0 1.0)))
 (check-sat)
 (pop)
@@ -686,6 +706,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 1.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -712,7 +733,7 @@
 (assert (let ((a!1 (and (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!2 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!3 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
-  (and (or a!1) (or a!2) (distinct 1.0 (ite (> exp_1 a!3) exp_1 a!3)))))
+  (and (or a!1) (or a!2) true (distinct 1.0 (ite (> exp_1 a!3) exp_1 a!3)))))
 (check-sat)
 (pop)
 

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for threshold-gen-cauchy
 ; config: examples/threshold-gen-cauchy.yaml
 ; config-sha256: c9752878f3d85a351feed720e20ceb23ae8d4a1bcf058355b30fcac78ee1814b
-; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
@@ -167,12 +167,14 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x))))))
   (=> (< (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) exp_1))
-      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0)))
+      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       (not (and a!2)))))
+       (not (and a!2))
+       a!3)))
 (check-sat)
 (pop)
 
@@ -201,13 +203,15 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x))))))
   (=> (< (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) exp_1))
-      (a!2 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0)))
+      (a!2 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
+      (a!4 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       (not a!3)))))
+       (not a!3)
+       a!4))))
 (check-sat)
 (pop)
 
@@ -237,13 +241,15 @@
   (=> (< (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) exp_1))
       (a!2 (/ 1.0
-              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x)))))
+      (a!4 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!3 (not (and (<= a!2 (^ (/ 1.0 15.0) 2.0))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       a!3))))
+       a!3
+       a!4))))
 (check-sat)
 (pop)
 
@@ -272,13 +278,15 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x))))))
   (=> (< (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0)))
+      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
        (not (and (> exp_1 0.0)))
-       (not (and a!2)))))
+       (not (and a!2))
+       a!3)))
 (check-sat)
 (pop)
 
@@ -308,14 +316,16 @@
   (=> (< (+ (/ 1.0 30.0) (* (/ 1.0 15.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
       (a!2 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0)))))
-      (a!3 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0)))
+      (a!3 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
+      (a!5 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!4 (and (<= 0.0 (* (^ 0.0 2.0) a!3)))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
        (not a!2)
-       (not a!4)))))
+       (not a!4)
+       a!5))))
 (check-sat)
 (pop)
 
@@ -346,14 +356,16 @@
 (assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
       (a!2 (not (and (<= (/ 1.0 225.0) (^ (/ 1.0 15.0) 2.0)))))
       (a!3 (/ 1.0
-              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+              (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x)))))
+      (a!5 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!4 (not (and (<= a!3 (^ (/ 1.0 15.0) 2.0))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
        a!2
-       a!4))))
+       a!4
+       a!5))))
 (check-sat)
 (pop)
 
@@ -387,7 +399,8 @@
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not a!1))))
+       (not a!1)
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -421,7 +434,8 @@
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not (and (<= 0.0 a!1))))))
+       (not (and (<= 0.0 a!1)))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -456,7 +470,8 @@
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        (> (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not (and a!1)))))
+       (not (and a!1))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -592,6 +607,7 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
        (not a!1)
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        (not (and (> exp_1 0.0))))))
 (check-sat)
 (pop)
@@ -628,6 +644,7 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
        (not (and (<= 0.0 a!1)))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        (not a!2))))
 (check-sat)
 (pop)
@@ -665,6 +682,7 @@
        (> x (* (- 1.0) x))
        (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
        (not (and a!1))
+       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        a!2)))
 (check-sat)
 (pop)
@@ -675,6 +693,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     true
      (distinct 0.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -685,6 +704,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 0.0 1.0)))
 (check-sat)
 (pop)
@@ -695,6 +715,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 1.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -721,7 +742,7 @@
 (assert (let ((a!1 (and (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!2 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!3 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
-  (and (or a!1) (or a!2) (distinct 1.0 (ite (> exp_1 a!3) exp_1 a!3)))))
+  (and (or a!1) (or a!2) true (distinct 1.0 (ite (> exp_1 a!3) exp_1 a!3)))))
 (check-sat)
 (pop)
 

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for threshold-laplace-approx
 ; config: examples/threshold-laplace-approx.yaml
 ; config-sha256: ad51a7f270eaba758fdd573555aa1b624acd043bb16a8cbc381d4e78754f8fbf
-; z3 5.4.0, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
@@ -47,12 +47,14 @@
 (declare-fun x () Real)
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x)))
               (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (> (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))) 0.0)))
+      (a!2 (> (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))) 0.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       (not (and a!2)))))
+       (not (and a!2))
+       a!3)))
 (check-sat)
 (pop)
 
@@ -62,13 +64,15 @@
 (declare-fun x () Real)
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x)))
               (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))) 2.0)))
+      (a!2 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))) 2.0))
+      (a!4 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))))))
 (let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       (not a!3)))))
+       (not a!3)
+       a!4))))
 (check-sat)
 (pop)
 
@@ -80,13 +84,15 @@
               (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
       (a!2 (/ 1.0
               (* (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))
-                 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))))))
+                 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x)))))
+      (a!4 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))))))
 (let ((a!3 (not (and (<= (* (/ 1.0 400.0) a!2) (^ (/ 1.0 20.0) 2.0))))))
   (and (> (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> (* (- 1.0) x) x)
        a!1
-       a!3))))
+       a!3
+       a!4))))
 (check-sat)
 (pop)
 
@@ -96,13 +102,15 @@
 (declare-fun x () Real)
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x)))
               (/ 1.0 (+ (/ 1.0 2.0) x))))
-      (a!2 (> (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))) 0.0)))
+      (a!2 (> (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))) 0.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))))))
   (and (<= (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        a!1
-       (not (and a!2)))))
+       (not (and a!2))
+       a!3)))
 (check-sat)
 (pop)
 
@@ -112,14 +120,16 @@
 (declare-fun x () Real)
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x)))
               (/ 1.0 (+ (/ 1.0 2.0) x))))
-      (a!2 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))) 2.0)))
+      (a!2 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))) 2.0))
+      (a!4 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))))))
 (let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
   (and (<= (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        a!1
-       (not a!3)))))
+       (not a!3)
+       a!4))))
 (check-sat)
 (pop)
 
@@ -131,14 +141,16 @@
               (/ 1.0 (+ (/ 1.0 2.0) x))))
       (a!2 (/ 1.0
               (* (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))
-                 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))))))
+                 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x)))))
+      (a!4 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))))))
 (let ((a!3 (not (and (<= (* (/ 1.0 400.0) a!2) (^ (/ 1.0 20.0) 2.0))))))
   (and (<= (- (/ 1.0 2.0)) x)
        (< (/ 1.0 2.0) x)
        (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
        (> x (* (- 1.0) x))
        a!1
-       a!3))))
+       a!3
+       a!4))))
 (check-sat)
 (pop)
 
@@ -148,6 +160,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
+     true
      (distinct 0.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -158,6 +171,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 0.0 1.0)))
 (check-sat)
 (pop)
@@ -168,6 +182,7 @@
 (declare-fun x () Real)
 (assert (and (or (and (>= (/ 1.0 2.0) x) (<= (- (/ 1.0 2.0)) x)))
      (or (and (<= (- (/ 1.0 2.0)) x) (<= (/ 1.0 2.0) x)))
+     true
      (distinct 1.0 (+ (/ 1.0 2.0) x))))
 (check-sat)
 (pop)
@@ -181,7 +196,7 @@
       (a!3 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) (ite (>= x 0.0) x (- x)))))
       (a!4 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
 (let ((a!5 (distinct 1.0 (ite (> (/ 1.0 a!3) a!4) (/ 1.0 a!3) a!4))))
-  (and (or a!1) (or a!2) a!5))))
+  (and (or a!1) (or a!2) true a!5))))
 (check-sat)
 (pop)
 

@@ -1,18 +1,32 @@
-"""The z3 gate: sympy expressions -> z3 terms, one solver call per obligation, and the proof cache.
+"""The one door to z3: sympy expressions -> z3 terms, one solver call per obligation, the cache.
+
+Every z3 call of gpaudit goes through `solve` (or `check_formula` for callers that build z3
+terms themselves): fixed seeds and a deterministic work budget (z3's `rlimit`, a count of
+solver steps, never a wall-clock timeout), so the same obligation gets the same answer on an
+idle and on a loaded machine.  `unknown` (budget exhausted, incomplete theory) is never taken
+for an answer.
 
 Everything z3 sees is real polynomial arithmetic (division is allowed: z3 treats x/0 as an
 arbitrary value, which only makes `unsat` harder to reach).  Non-polynomial parts are replaced
 by fresh variables constrained by facts that are TRUE of the real function, so the translation
 over-approximates: an `unsat` answer is a proof, a `sat` model is only a candidate (it is
-re-verified in mpmath before anything is reported).  Every such step is recorded in `notes`:
+re-verified in mpmath before anything is reported).  The facts of a PARTIAL function hold only
+where it is defined, and are asserted guarded by that domain, never globally: a guard such as
+`x > 0 and log(x) < 40` must not make the rest of the line look empty.  (That f and B are
+defined where they are used is a separate obligation, `defined`, see gpaudit.kernel.domain.)
+Every step is recorded in `notes`:
 
-- sqrt(u), u**(p/q): a fresh r >= 0 with r**q = u (so u >= 0 on the obligation's domain).
+- sqrt(u), u**(p/q): a fresh r; u >= 0 -> (r >= 0 and r**q = u).
 - exp(y): a fresh E > 0 with the sound Taylor facts E >= 1 + y, E >= 1 + y + y^2/2 + y^3/6
   (the remainders e^xi y^2/2 and e^xi y^4/24 are >= 0), y <= 0 -> E <= 1 + y + y^2/2 and
   E (1 - y + y^2/2 - y^3/6) <= 1, y < 1 -> E (1 - y) <= 1, and between two exponentials
   y1 <= y2 -> E1 <= E2 (strict likewise).
-- log(u): a fresh L with u > 0, L <= u - 1, L u >= u - 1, monotone in u.
+- log(u): a fresh L; u > 0 -> (L <= u - 1 and L u >= u - 1), monotone in u where defined.
 - pi, e: fresh variables inside rational intervals 10^-9 wide that contain them.
+
+The cache stores `unsat` answers by the hash of the SMT-LIB text, the z3 version and the budget.
+It is an optimisation, never evidence: it is off when gating (`CI` set in the environment,
+`--junit`, `--baseline`, or `set_cache(False)`), and an answer that came from it says so.
 """
 
 from __future__ import annotations
@@ -29,6 +43,20 @@ import z3
 
 SEED = 0
 UNSAT, SAT, UNKNOWN = "unsat", "sat", "unknown"
+# The work budget: obligations are given in "milliseconds of an idle reference machine" for
+# readability; z3 receives RLIMIT_PER_MS times that as its deterministic resource limit.
+RLIMIT_PER_MS = 2000
+_CACHE_ON = True
+
+
+def set_cache(enabled: bool) -> None:
+    """Turn the proof cache on or off for this process (off when gpaudit gates a CI run)."""
+    global _CACHE_ON
+    _CACHE_ON = bool(enabled)
+
+
+def rlimit_of(budget_ms: int) -> int:
+    return max(1, int(budget_ms)) * RLIMIT_PER_MS
 
 
 class Unsupported(Exception):
@@ -159,14 +187,7 @@ class Translator:
 
     def _pow(self, base, ex):
         if ex.is_Integer:
-            n = int(ex)
-            b = self(base)
-            if n == 0:
-                return z3.RealVal(1)
-            out = b
-            for _ in range(abs(n) - 1):
-                out = out * b
-            return out if n > 0 else 1 / out
+            return self._pow_term(self(base), int(ex))
         if ex.is_Rational:
             p, q = int(ex.p), int(ex.q)
             r = self._root(base, q)
@@ -190,8 +211,8 @@ class Translator:
         rq = r
         for _ in range(q - 1):
             rq = rq * r
-        self.facts += [r >= 0, rq == b]
-        self.note(f"{'sqrt' if q == 2 else f'{q}-th root'}(u) replaced by a fresh r >= 0 with r^{q} = u")
+        self.facts.append(z3.Implies(b >= 0, z3.And(r >= 0, rq == b)))
+        self.note(f"{'sqrt' if q == 2 else f'{q}-th root'}(u) replaced by a fresh r with u >= 0 -> (r >= 0, r^{q} = u)")
         self._cache[key] = r
         return r
 
@@ -217,12 +238,13 @@ class Translator:
     def _log(self, arg):
         u = self(arg)
         L = self.fresh("log")
-        facts = [u > 0, L <= u - 1, L * u >= u - 1]
+        facts = [z3.Implies(u > 0, z3.And(L <= u - 1, L * u >= u - 1))]
         for (u0, L0) in self._logs:
-            facts += [z3.Implies(u <= u0, L <= L0), z3.Implies(u0 <= u, L0 <= L)]
+            both = z3.And(u > 0, u0 > 0)
+            facts += [z3.Implies(z3.And(both, u <= u0), L <= L0), z3.Implies(z3.And(both, u0 <= u), L0 <= L)]
         self._logs.append((u, L))
         self.facts += facts
-        self.note("log(u) replaced by a fresh L with u > 0, L <= u - 1, L u >= u - 1, monotone in u")
+        self.note("log(u) replaced by a fresh L with u > 0 -> (L <= u - 1, L u >= u - 1), monotone in u where defined")
         return L
 
 
@@ -255,7 +277,7 @@ class Answer:
 
 
 def _cache_dir() -> Path | None:
-    if os.environ.get("GPAUDIT_NO_CACHE"):
+    if not _CACHE_ON or os.environ.get("GPAUDIT_NO_CACHE") or os.environ.get("CI"):
         return None
     root = os.environ.get("GPAUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gpaudit")
     path = Path(root) / "proofs"
@@ -266,8 +288,8 @@ def _cache_dir() -> Path | None:
     return path
 
 
-def cache_key(smt2: str, timeout_ms: int) -> str:
-    text = f"z3 {z3_version()} seed {SEED} timeout {timeout_ms}\n{smt2}"
+def cache_key(smt2: str, budget_ms: int) -> str:
+    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)}\n{smt2}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -280,34 +302,39 @@ def _num(v) -> Fraction:
     raise ValueError(str(v))
 
 
-def solve(q: Query, timeout_ms: int, want_model=(), use_cache=True) -> Answer:
-    """Decide q.  `unsat` and `sat` answers are cached by the hash of the SMT-LIB text; an
-    `unknown` is never stored, so the cache can never turn one into a proof.  A cached `sat`
-    carries no model, so it is recomputed when a model is wanted."""
+def check_formula(assertions, budget_ms: int):
+    """The one z3 call: (z3 result, solver, seconds) for a conjunction of assertions, with fixed
+    seeds and the deterministic budget.  A z3 exception is `unknown` (fail closed)."""
     import time
 
+    configure_z3()
+    s = z3.Solver()
+    s.set("rlimit", rlimit_of(budget_ms))
+    s.set("random_seed", SEED)
+    s.add(*assertions)
+    t0 = time.perf_counter()
+    try:
+        r = s.check()
+    except z3.Z3Exception:
+        r = z3.unknown
+    return r, s, time.perf_counter() - t0
+
+
+def solve(q: Query, budget_ms: int, want_model=(), use_cache=True) -> Answer:
+    """Decide q.  Only `unsat` answers are cached (by the hash of the SMT-LIB text); an `unknown`
+    is never stored, so the cache can never turn one into a proof, and it is not consulted when
+    gating (see set_cache)."""
     cdir = _cache_dir() if use_cache else None
-    key = cache_key(q.smt2, timeout_ms) if cdir is not None else ""
+    key = cache_key(q.smt2, budget_ms) if cdir is not None else ""
     if cdir is not None:
         f = cdir / f"{key}.json"
         try:
             rec = json.loads(f.read_text())
             if rec.get("status") == UNSAT and rec.get("key") == key:
-                return Answer(UNSAT, cached=True)
+                return Answer(UNSAT, cached=True, reason="from the proof cache")
         except (OSError, ValueError):
             pass
-    configure_z3()
-    s = z3.Solver()
-    s.set("timeout", int(timeout_ms))
-    s.set("random_seed", SEED)
-    s.add(*q.facts)
-    s.add(q.formula)
-    t0 = time.perf_counter()
-    try:
-        r = s.check()
-    except z3.Z3Exception as err:  # fail closed
-        return Answer(UNKNOWN, seconds=time.perf_counter() - t0, reason=str(err))
-    dt = time.perf_counter() - t0
+    r, s, dt = check_formula(list(q.facts) + [q.formula], budget_ms)
     if r == z3.unsat:
         if cdir is not None:
             try:
@@ -329,4 +356,8 @@ def solve(q: Query, timeout_ms: int, want_model=(), use_cache=True) -> Answer:
             if name not in model:
                 model[name] = Fraction(0)
         return Answer(SAT, model=model, seconds=dt)
-    return Answer(UNKNOWN, seconds=dt, reason=s.reason_unknown())
+    try:
+        why = s.reason_unknown()
+    except z3.Z3Exception:
+        why = "z3 exception"
+    return Answer(UNKNOWN, seconds=dt, reason=why)

@@ -1,0 +1,203 @@
+"""The trusted kernel: directed rounding, the z3 door, definedness, the decision table, and the
+import contract that keeps the certified verdict inside the kernel."""
+
+import ast
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+import sympy as sp
+import z3
+
+from gpaudit.kernel import decide as kd
+from gpaudit.kernel import domain, numbers, z3door
+from gpaudit.verdict import Check, Result
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL = ROOT / "gpaudit" / "kernel"
+x = sp.Symbol("x", real=True)
+
+
+# -- numbers ---------------------------------------------------------------------------------
+
+def test_exact_keeps_every_bit_of_an_mpf():
+    with mpmath.workprec(400):
+        v = mpmath.mpf(1) + mpmath.mpf(2) ** -300
+    q = numbers.exact(v)
+    assert q == 1 + sp.Rational(1, 2**300)   # an 80-bit truncation would give exactly 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_up_and_down_bracket_the_exact_value(seed):
+    rng = random.Random(seed)
+    for _ in range(40):
+        q = sp.Rational(rng.randint(-10**30, 10**30), rng.randint(1, 10**30))
+        assert numbers.exact(numbers.down(q)) <= q <= numbers.exact(numbers.up(q))
+        for e in (sp.sqrt(q * q + 1), sp.exp(q / 10**29), sp.log(q * q + 2)):
+            assert numbers.exact(numbers.down(e)) < numbers.exact(numbers.up(e))
+            assert numbers.le(numbers.exact(numbers.down(e)), e) is True
+            assert numbers.le(e, numbers.exact(numbers.up(e))) is True
+
+
+@pytest.mark.parametrize("value", [sp.Rational(1, 3), sp.Rational(-2, 3), 1 + sp.Rational(1, 2**100),
+                                   sp.Rational(10**40 + 1, 10**40), sp.Rational(7, 10**12)])
+def test_decimal_strings_round_in_the_named_direction(value):
+    for digits in (3, 12, 30):
+        assert sp.Rational(numbers.decimal_up(value, digits)) >= value
+        assert sp.Rational(numbers.decimal_down(value, digits)) <= value
+    assert numbers.decimal_up(1 + sp.Rational(1, 2**100), 40) != "1"
+
+
+def test_le_is_sound_and_decides_exact_ties():
+    assert numbers.le(1 + sp.Rational(1, 2**100), 1) is False
+    assert numbers.le(1, 1 + sp.Rational(1, 2**100)) is True
+    assert numbers.le(2 / sp.sqrt(3), 2 * sp.sqrt(3) / 3) is True          # a tie, shown exactly
+    assert numbers.le(sp.sqrt(2), sp.Rational(14142135623730950488, 10**19)) is False
+    assert numbers.le(1 - sp.Rational(1, 10**26), sp.Rational(99999999999999999999999999, 10**26)) is True
+
+
+# -- the z3 door -----------------------------------------------------------------------------
+
+def _empty(cond) -> bool:
+    tr = z3door.Translator()
+    q = z3door.Query(tr(cond), tr.facts, tr.notes)
+    return z3door.solve(q, 2000, use_cache=False).status == z3door.UNSAT
+
+
+def test_partial_function_facts_do_not_leak_out_of_their_domain():
+    # a later piece's region, after a guard with log(x), must not look empty
+    guard = sp.And(x > 0, sp.log(x) < 40)
+    assert not _empty(sp.And(sp.Not(guard), x < -1))
+    assert not _empty(sp.And(sp.Not(sp.sqrt(x) > 3), x < -1))
+    # and inside the domain the facts still work: sqrt(x) > 3 with x < 4 is empty
+    assert _empty(sp.And(x >= 0, sp.sqrt(x) > 3, x < 4))
+    assert _empty(sp.And(x > 1, sp.log(x) < 0))
+
+
+def test_solve_is_deterministic_with_a_work_budget():
+    a, b, c = z3.Reals("a b c")
+    hard = z3.And(a * a * a + b * b * b + c * c * c == 33, a * b * c > 5, a + b + c < 1)
+    answers = {z3door.solve(z3door.Query(hard, [], []), 1, use_cache=False).status for _ in range(3)}
+    assert answers == {z3door.UNKNOWN}          # 2000 solver steps are not enough, every time
+    assert z3door.rlimit_of(1) == z3door.RLIMIT_PER_MS
+
+
+def test_cache_is_off_when_gating(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    y = z3.Real("y")
+    q = z3door.Query(z3.And(y > 1, y < 0), [], [])
+    assert z3door.solve(q, 100).status == z3door.UNSAT
+    assert z3door.solve(q, 100).cached
+    monkeypatch.setenv("CI", "true")
+    assert not z3door.solve(q, 100).cached
+    monkeypatch.delenv("CI")
+    z3door.set_cache(False)
+    try:
+        assert not z3door.solve(q, 100).cached
+    finally:
+        z3door.set_cache(True)
+
+
+# -- definedness -------------------------------------------------------------------------------
+
+def test_domain_conditions_of_partial_functions():
+    assert domain.conditions(1 + x**sp.Rational(3, 2)) == [x >= 0]
+    assert domain.conditions((1 + sp.Abs(x - 5000) / (x - 5000)) / 2) == [sp.Ne(x - 5000, 0)]
+    assert domain.conditions(sp.log(x + 1) + x**-sp.Rational(1, 2)) in ([x + 1 > 0, x > 0], [x > 0, x + 1 > 0])
+    assert domain.conditions(sp.exp(x) * sp.Max(x, 1) + x**2) == []
+
+
+# -- the decision table ----------------------------------------------------------------------
+
+CERT = ("certified", "certified", "skipped")
+
+
+@pytest.mark.parametrize("ev, verdict, rule", [
+    (kd.Evidence(witness=True, witness_exact=True, within_claim=True, certificate_checks=CERT, inconsistent=True),
+     kd.UNKNOWN, "inconsistent"),
+    (kd.Evidence(witness=True, witness_exact=True), kd.REFUTED, "refuted"),
+    (kd.Evidence(witness=True, witness_exact=False, within_claim=True, certificate_checks=CERT),
+     kd.CERTIFIED, "certified"),
+    (kd.Evidence(witness=True, witness_exact=False, within_claim=False, certificate_checks=CERT),
+     kd.UNKNOWN, "approximate"),
+    (kd.Evidence(within_claim=True, certificate_checks=CERT), kd.CERTIFIED, "certified"),
+    (kd.Evidence(within_claim=True, certificate_checks=("certified", "unknown")), kd.UNKNOWN, "otherwise"),
+    (kd.Evidence(within_claim=True, certificate_checks=()), kd.UNKNOWN, "otherwise"),
+    (kd.Evidence(within_claim=False, certificate_checks=CERT), kd.UNKNOWN, "otherwise"),
+])
+def test_rule_table(ev, verdict, rule):
+    d = kd.decide(ev)
+    assert (d.verdict, d.rule) == (verdict, rule)
+
+
+def test_verdicts_are_ordered_and_worst_wins():
+    assert kd.REFUTED.rank < kd.UNKNOWN.rank < kd.CERTIFIED.rank
+    assert kd.worst("certified", "skipped", "unknown") is kd.UNKNOWN
+    assert kd.worst("certified", "refuted") is kd.REFUTED
+    assert kd.worst() is kd.UNKNOWN
+
+
+def test_certified_needs_the_kernels_decision():
+    with pytest.raises(TypeError):
+        kd.Decision(kd.CERTIFIED, "certified", "forged")
+    with pytest.raises(ValueError):
+        Result("n", "p", "0" * 64, "certified", {"epsilon": "1", "delta": "0"})
+    d = kd.decide(kd.Evidence(within_claim=True, certificate_checks=CERT))
+    assert Result("n", "p", "0" * 64, "certified", {"epsilon": "1", "delta": "0"}, decision=d).verdict == "certified"
+    refuted = kd.decide(kd.Evidence(witness=True, witness_exact=True))
+    with pytest.raises(ValueError):
+        Result("n", "p", "0" * 64, "certified", {"epsilon": "1", "delta": "0"}, decision=refuted)
+
+
+# -- the import contract -----------------------------------------------------------------------
+
+def _imports(path: Path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            yield ("." * node.level) + (node.module or ""), node
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, node
+
+
+def test_kernel_imports_nothing_from_gpaudit_outside_itself():
+    for path in KERNEL.glob("*.py"):
+        for mod, _ in _imports(path):
+            if mod.startswith("gpaudit"):
+                assert mod.startswith("gpaudit.kernel"), f"{path.name} imports {mod}"
+            if mod.startswith(".."):
+                pytest.fail(f"{path.name} imports {mod} from outside the kernel")
+
+
+def test_nothing_outside_the_kernel_makes_a_decision():
+    for path in (ROOT / "gpaudit").rglob("*.py"):
+        if KERNEL in path.parents:
+            continue
+        text = path.read_text()
+        assert "_TOKEN" not in text, path
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                assert name != "Decision", f"{path}: constructs a Decision"
+
+
+def test_no_global_mpmath_precision_in_the_package():
+    for path in (ROOT / "gpaudit").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    text = ast.unparse(t)
+                    assert not text.endswith("mp.dps") and not text.endswith("mp.prec"), f"{path}: {text}"
+
+
+def test_check_records_are_plain_strings_in_json():
+    c = Check("x", kd.CERTIFIED, "m", "d")
+    import json
+    assert json.loads(json.dumps(c.to_json()))["status"] == "certified"
+    assert Fraction(1, 3) == Fraction(*numbers.exact(Fraction(1, 3)).as_numer_denom())
