@@ -250,6 +250,8 @@ def test_piece_semantics_is_own_condition_and_not_earlier():
 def test_cache_stores_only_proofs(tmp_path, monkeypatch):
     import z3
     monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("CI", raising=False)          # the cache is off when gating (CI set)
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
     x = z3.Real("x")
     sat_q = z3backend.Query(x > 1, [], [])
     assert z3backend.solve(sat_q, 2000).status == z3backend.SAT
