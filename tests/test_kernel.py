@@ -201,3 +201,9 @@ def test_check_records_are_plain_strings_in_json():
     import json
     assert json.loads(json.dumps(c.to_json()))["status"] == "certified"
     assert Fraction(1, 3) == Fraction(*numbers.exact(Fraction(1, 3)).as_numer_denom())
+
+
+def test_decimal_strings_of_astronomically_small_values_end_quickly():
+    tiny = sp.exp(-9 * sp.Integer(10)**300)      # exp(-9e300): no decimal expansion can be printed
+    assert sp.Rational(numbers.decimal_up(tiny, 6)) > 0
+    assert sp.Rational(numbers.decimal_down(tiny, 6)) <= 0

@@ -113,9 +113,21 @@ def _decimal(v, digits: int, rounding) -> str:
         return None
     if isinstance(v, mpmath.mpf) and not mpmath.isfinite(v):
         return str(v)
-    q = exact(v)
-    if not q.is_Rational:
-        q = exact(up(q) if rounding == ROUND_CEILING else down(q))
+    if not isinstance(v, mpmath.mpf):
+        q = exact(v)
+        if q.is_Rational:
+            v = None
+        else:
+            v = up(q) if rounding == ROUND_CEILING else down(q)
+    if v is not None:
+        # beyond 10^(+-10^8) no decimal string is printed exactly: give a bound in the named direction
+        sign, man, exp, bc = v._mpf_
+        if man and abs(exp + bc) > 3 * 10**8:
+            huge = exp + bc > 0
+            if rounding == ROUND_CEILING:
+                return ("-1e99999999" if sign else "inf") if huge else ("-0" if sign else "1e-99999999")
+            return ("-inf" if sign else "1e99999999") if huge else ("-1e-99999999" if sign else "0")
+        q = exact(v)
     with localcontext() as c:
         c.prec = digits
         c.rounding = rounding
