@@ -22,7 +22,6 @@ from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
 from . import arbbox
 from . import obligations as obl
 from . import regions as rg
-from ..kernel import numbers
 from ..kernel import z3door as zb
 from .witness import WitnessFinder, dec
 
@@ -66,11 +65,6 @@ class ProofOutcome:
     @property
     def status(self) -> str:
         return worst(*[c.status for c in self.checks])
-
-
-def mp_up(value) -> mpmath.mpf:
-    """An mpf >= the exact value: rounded in the direction that costs privacy (kernel.numbers)."""
-    return numbers.up(value)
 
 
 def nice_up(v: float) -> sp.Rational:

@@ -22,7 +22,7 @@ from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
 from .engine import (LEMMA_31, SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, _evidence, _needs_two_point,
-                     _summary, mp_up)
+                     _summary)
 
 
 def _nonconstant_point(query):
