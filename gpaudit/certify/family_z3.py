@@ -94,8 +94,8 @@ def _prove_le(expr, lo, hi, budget_ms):
 
 
 def prove_rate_at_most(family, eta_a, gamma_c, E, timeout_ms=5000):
-    """timeout_ms is a deterministic work budget (see gpaudit.kernel.z3door), not wall-clock."""
-    """(status, detail): status 'certified' when every piece and sign case is unsat."""
+    """(status, detail): status 'certified' when every piece and sign case is unsat.  timeout_ms
+    is a deterministic work budget (see gpaudit.kernel.z3door), not wall-clock."""
     pieces = abs_score_pieces(family)
     if pieces is None:
         return "unknown", f"{family.name}: score not rational in u"

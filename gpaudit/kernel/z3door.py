@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -46,6 +47,15 @@ UNSAT, SAT, UNKNOWN = "unsat", "sat", "unknown"
 # The work budget: obligations are given in "milliseconds of an idle reference machine" for
 # readability; z3 receives RLIMIT_PER_MS times that as its deterministic resource limit.
 RLIMIT_PER_MS = 2000
+# z3 counts steps, not the cost of a step: arithmetic on long numerals (a threshold at 1e-300 puts
+# 300-digit rationals into the formula) makes one step cost about (digits/30)^2 ordinary ones
+# (measured: ~27 us a step on 300-digit numerals against ~0.25 us).  So a call's step budget
+# shrinks by that factor beyond NUMERAL_DIGITS_FREE digits, its steps are charged to the stage's
+# budget with that weight, and a formula with a numeral longer than NUMERAL_DIGITS_MAX is not
+# given to z3 at all (unknown; the arb enclosure may still close the obligation).  All of it
+# depends only on the formula, so the answer stays deterministic.
+NUMERAL_DIGITS_FREE = 30
+NUMERAL_DIGITS_MAX = 700
 _CACHE_ON = True
 
 
@@ -55,8 +65,67 @@ def set_cache(enabled: bool) -> None:
     _CACHE_ON = bool(enabled)
 
 
-def rlimit_of(budget_ms: int) -> int:
-    return max(1, int(budget_ms)) * RLIMIT_PER_MS
+def rlimit_of(budget_ms: int, digits: int = 0) -> int:
+    """The deterministic step budget of a call given `budget_ms`, for a formula whose longest
+    numeral has `digits` digits."""
+    steps = max(1, int(budget_ms)) * RLIMIT_PER_MS
+    if digits > NUMERAL_DIGITS_FREE:
+        steps = steps * NUMERAL_DIGITS_FREE ** 2 // digits ** 2
+    return max(1, steps)
+
+
+def step_weight(digits: int) -> int:
+    """The cost of one z3 step on a formula whose longest numeral has `digits` digits, in steps of
+    an ordinary formula (the inverse of the shrinking of rlimit_of)."""
+    return max(1, digits ** 2 // NUMERAL_DIGITS_FREE ** 2)
+
+
+class _Work:
+    """The work budget of a stage that makes many z3 calls (the proof stage): weighted steps spent
+    so far and the cap.  Once spent, further calls are not made (unknown), so a configuration whose
+    regions are all hard ends with unknown instead of running for hours.  Deterministic: it counts
+    z3's steps, and an answer from the cache is charged the steps it cost when it was computed."""
+
+    def __init__(self):
+        self.spent, self.cap = 0, None
+
+    def remaining(self):
+        return None if self.cap is None else self.cap - self.spent
+
+
+WORK = _Work()
+
+
+@contextmanager
+def work_budget(steps: int):
+    """Run a stage under a total budget of `steps` weighted z3 steps (nesting keeps the outer one)."""
+    if WORK.cap is not None:
+        yield WORK
+        return
+    WORK.spent, WORK.cap = 0, int(steps)
+    try:
+        yield WORK
+    finally:
+        WORK.cap = None
+
+
+def numeral_digits(assertions) -> int:
+    """The number of digits of the longest numeral (numerator or denominator) in the assertions."""
+    longest = 0
+    seen = set()
+    stack = list(assertions)
+    while stack:
+        e = stack.pop()
+        k = e.get_id()
+        if k in seen:
+            continue
+        seen.add(k)
+        if z3.is_rational_value(e):
+            for n in (e.numerator_as_long(), e.denominator_as_long()):
+                longest = max(longest, len(str(abs(n))) if n else 1)
+        elif z3.is_app(e):
+            stack.extend(e.children())
+    return longest
 
 
 class Unsupported(Exception):
@@ -289,7 +358,7 @@ def _cache_dir() -> Path | None:
 
 
 def cache_key(smt2: str, budget_ms: int) -> str:
-    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)}\n{smt2}"
+    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v2\n{smt2}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -308,16 +377,52 @@ def check_formula(assertions, budget_ms: int):
     import time
 
     configure_z3()
-    s = z3.Solver()
-    s.set("rlimit", rlimit_of(budget_ms))
+    # a fresh context per call: z3's step count (and so what the budget allows) is then the
+    # same whatever the process asked before (in a shared context it accumulates across calls)
+    ctx = z3.Context()
+    s = z3.Solver(ctx=ctx)
+    digits = numeral_digits(assertions)
+    weight = step_weight(digits)
+    steps = rlimit_of(budget_ms, digits)
+    left = WORK.remaining()
+    if left is not None:
+        steps = min(steps, left // weight)
+    s.set("rlimit", max(1, steps))
     s.set("random_seed", SEED)
-    s.add(*assertions)
+    s.add(*[a.translate(ctx) for a in assertions])
+    if digits > NUMERAL_DIGITS_MAX:
+        return z3.unknown, _NotRun(f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})"), 0.0
+    if steps < 1:
+        return z3.unknown, _NotRun(f"the stage's work budget ({WORK.cap} steps) is spent"), 0.0
     t0 = time.perf_counter()
     try:
         r = s.check()
     except z3.Z3Exception:
         r = z3.unknown
+    charge(_steps_used(s) * weight)
     return r, s, time.perf_counter() - t0
+
+
+def charge(weighted_steps: int) -> None:
+    WORK.spent += int(weighted_steps)
+
+
+def _steps_used(s) -> int:
+    try:
+        st = s.statistics()
+        return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
+    except z3.Z3Exception:
+        return 0
+
+
+class _NotRun:
+    """The solver of a call that was not made: only its reason is asked for."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def reason_unknown(self) -> str:
+        return self.reason
 
 
 def solve(q: Query, budget_ms: int, want_model=(), use_cache=True) -> Answer:
@@ -330,16 +435,22 @@ def solve(q: Query, budget_ms: int, want_model=(), use_cache=True) -> Answer:
         f = cdir / f"{key}.json"
         try:
             rec = json.loads(f.read_text())
-            if rec.get("status") == UNSAT and rec.get("key") == key:
+            steps = int(rec.get("steps", -1))
+            left = WORK.remaining()
+            # charged what it cost, and used only where the budget would have let z3 find it
+            if rec.get("status") == UNSAT and rec.get("key") == key and steps >= 0 and (left is None or steps <= left):
+                charge(steps)
                 return Answer(UNSAT, cached=True, reason="from the proof cache")
-        except (OSError, ValueError):
+        except (OSError, ValueError, TypeError):
             pass
+    before = WORK.spent
     r, s, dt = check_formula(list(q.facts) + [q.formula], budget_ms)
     if r == z3.unsat:
         if cdir is not None:
             try:
                 tmp = cdir / f"{key}.tmp{os.getpid()}"
-                tmp.write_text(json.dumps({"key": key, "status": UNSAT, "z3": z3_version()}))
+                tmp.write_text(json.dumps({"key": key, "status": UNSAT, "z3": z3_version(),
+                                           "steps": WORK.spent - before}))
                 tmp.replace(cdir / f"{key}.json")
             except OSError:
                 pass
