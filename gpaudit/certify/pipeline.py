@@ -75,9 +75,12 @@ def certify(mech: Mechanism, outcome, proof=None):
     evidence = {"regions": ev, "paper_constants": consts}
     if not mpmath.isfinite(upper):
         approx = mech.spec.claim.delta != 0
+        shown = mech.family.u_score_unbounded and any(sp.sympify(c).is_positive is True for _, _, c in regions)
+        why = ("the pure rate is unbounded: c_R > 0 and |1 + u psi(u)| grows without bound for this family"
+               if shown else "the arb branch-and-bound found no finite bound on the pure rate "
+               "(not resolved within its box budget)")
         checks.append(Check("certificate.rate", SKIPPED if approx else UNKNOWN, "arb branch-and-bound",
-                            "the pure rate is unbounded (the family's score term grows without bound)"
-                            + ("; the approximate claim is decided by the hockey-stick route" if approx else ""),
+                            why + ("; the approximate claim is decided by the hockey-stick route" if approx else ""),
                             evidence))
         return approximate(mech, checks) if approx else (None, checks, False)
     detail = f"eps_cert in [{mpmath.nstr(lower, 10)}, {mpmath.nstr(upper, 10)}] (arb branch and bound, tol {TOL})"

@@ -156,6 +156,9 @@ class NoiseFamily:
     """
 
     name: ClassVar[str] = ""
+    # u psi(u) grows without bound (Laplace: u psi = -|u|): then the smooth term c |1 + u psi|
+    # of the pure rate is unbounded for any c > 0 (only what a report says depends on it)
+    u_score_unbounded: ClassVar[bool] = False
 
     # -- shape ---------------------------------------------------------------------------------
     def params(self) -> dict[str, sympy.Expr]:
@@ -276,6 +279,7 @@ class Laplace(NoiseFamily):
     """h(z) = exp(-|z|)/2; psi(u) = -sign(u) (psi(0) := 0)."""
 
     name: ClassVar[str] = "laplace"
+    u_score_unbounded: ClassVar[bool] = True
 
     def params(self):
         return {}
@@ -358,6 +362,11 @@ class GenCauchy(NoiseFamily):
         return _log(p) + lg(th) - _log(_num(sympy.Integer(2), like)) - lg(1 / p) - lg(th - 1 / p)
 
     def _logpdf_piece(self, x, k):
+        if isinstance(x, mpmath.mpf) and self.p > 2**20 and x > 0:
+            # ln(1 + x^p) from t = p ln x: x ** int(p) at p = 1e300 squares a thousand times
+            t = to_mpf(self.p) * mpmath.log(x)
+            lp = t + mpmath.log1p(mpmath.exp(-t)) if t > 0 else mpmath.log1p(mpmath.exp(t))
+            return self._log_c(x) - _num(self.theta, x) * lp
         return self._log_c(x) - _num(self.theta, x) * _log1p(_pow(x, self.p))
 
     def _abs_score_piece(self, x, k):
