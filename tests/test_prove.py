@@ -18,6 +18,7 @@ import independent as ind  # noqa: E402
 from gpaudit.model.mechanism import build_mechanism  # noqa: E402
 from gpaudit.prove import ProofOutcome, RegionRate, prove_conditions, prove_symbolic  # noqa: E402
 from gpaudit.prove import arbbox, regions
+from gpaudit.spec.types import input_symbols
 from gpaudit.kernel import z3door as z3backend  # noqa: E402
 from gpaudit.spec.load import load_spec  # noqa: E402
 from gpaudit.verdict import CERTIFIED, REFUTED, SKIPPED  # noqa: E402
@@ -290,3 +291,24 @@ def test_cli_exit_codes_and_artifacts(tmp_path):
     bad.write_text("gpaudit: 1\nname: x\n")
     args = parser.parse_args(["prove", str(bad), "--out", str(tmp_path)])
     assert args.func(args) == 2
+
+
+@pytest.mark.parametrize("extra,expected", [
+    (lambda x, P: sp.sqrt(x**2 + P["tau"]), CERTIFIED),     # a radicand that is positive everywhere
+    (lambda x, P: sp.sqrt(P["T"] - x), REFUTED),            # undefined right of T, for every T
+])
+def test_symbolic_mode_proves_definedness(monkeypatch, extra, expected):
+    from gpaudit.prove import symbolic
+    orig = symbolic._model_bound
+    x = input_symbols(1)[0]
+    monkeypatch.setattr(symbolic, "_model_bound", lambda kind, P, growth: orig(kind, P, growth) + extra(x, P))
+    # only `defined` matters here: no regions, so no cover/smooth obligations on the mutated bound
+    monkeypatch.setattr(symbolic.rg, "leaves", lambda *a, **k: [])
+    r = prove_symbolic("soft_threshold", "exponential", timeout_ms=300)
+    st = {c.id: c.status for c in r.checks}
+    assert st["proof.defined"] == expected, r.summary()
+    if expected == REFUTED:
+        assert r.status == REFUTED
+        w = next(f for f in r.failing if f["condition"] == "defined:B")
+        T = sp.Rational(w["parameters"]["T"])
+        assert sp.Rational(w["witness"]["x"][0]) > T     # the radicand T - x is negative there

@@ -94,17 +94,21 @@ def _setup(kind):
     return P, assume, cons
 
 
-def _instance_finder(f, B, syms, P, model, growth):
+def _instance_finder(f, B, syms, P, model, growth, cons=()):
     """A WitnessFinder for the instance of the parameters a z3 model chose."""
     vals = {}
     for name, s in P.items():
-        if name not in model:
-            return None, None
-        vals[s] = sp.Rational(model[name].numerator, model[name].denominator)
+        # a parameter the obligation does not mention is free: 1 (checked against the assumptions)
+        v = model.get(name, 1)
+        vals[s] = sp.Rational(v.numerator, v.denominator) if name in model else sp.Integer(1)
+    if not all(c.xreplace(vals) is sp.true for c in cons):
+        return None, None
     try:
         fi, Bi = f.xreplace(vals), B.xreplace(vals)
     except (ValueError, TypeError):
         return None, None
+    if not (fi.free_symbols | Bi.free_symbols) <= set(syms):
+        return None, None      # a symbol left over would make every evaluation fail, not the model
     f_mp = sp.lambdify(syms, fi, modules=["mpmath"])
     B_mp = sp.lambdify(syms, Bi, modules=["mpmath"])
     finder = WitnessFinder(lambda x: mpmath.mpf(f_mp(*x)), lambda x: mpmath.mpf(B_mp(*x)), len(syms),
@@ -131,19 +135,28 @@ def prove_symbolic(kind: str, growth: str = "exponential", timeout_ms: int = 200
     def fail(cond, leaf_label, ans):
         if ans is None or ans.status != zb.SAT:
             return False
-        finder, pars = _instance_finder(f, B, syms, P, ans.model, growth)
+        finder, pars = _instance_finder(f, B, syms, P, ans.model, growth, cons)
         x = [ans.model.get(s.name) for s in syms]
         if finder is None or any(v is None for v in x):
             return False
         try:
-            w = {"B_positive": finder.positive, "cover": finder.cover,
-                 "smooth": finder.smooth}.get(cond, finder.jump)(x)
+            if cond.startswith("defined:"):
+                w = finder.undefined(x, cond.split(":")[1])
+            else:
+                w = {"B_positive": finder.positive, "cover": finder.cover,
+                     "smooth": finder.smooth}.get(cond, finder.jump)(x)
         except (ZeroDivisionError, ValueError, TypeError):
             w = None
         if w:
             failing.append({"condition": cond, "region": leaf_label, "parameters": pars, "witness": w})
         return bool(w)
 
+    dfn = []
+    for expr, name in ((f, "f"), (B, "B")):
+        for o in obl.defined(expr, name, cons):
+            ans = pr.discharge(o)
+            dfn.append(CERTIFIED if ans.status == zb.UNSAT else
+                       (REFUTED if fail(f"defined:{name}", o.region, ans) else UNKNOWN))
     for leaf in leaves:
         ans = pr.discharge(obl.b_positive(leaf, cons))
         per["B_positive"].append(CERTIFIED if ans.status == zb.UNSAT else
@@ -168,6 +181,11 @@ def prove_symbolic(kind: str, growth: str = "exponential", timeout_ms: int = 200
             cont.append(CERTIFIED if ans.status == zb.UNSAT else
                         (REFUTED if fail("continuity", o.region, ans) else UNKNOWN))
     checks = []
+    st = _status_of(dfn) if dfn else CERTIFIED
+    checks.append(Check("proof.defined", st, _summary(pr.records, "defined") if dfn else "none",
+                        f"{dfn.count(CERTIFIED)} of {len(dfn)} pieces with partial functions certified defined "
+                        "on their closure for all parameters" if dfn else "no partial function in f or B",
+                        _evidence(pr, "defined")))
     for cond in ("B_positive", "cover", "smooth"):
         st = _status_of(per[cond])
         checks.append(Check(f"proof.{cond}", st, _summary(pr.records, cond),
