@@ -15,7 +15,6 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st, target
 
 from ..model.mechanism import Mechanism
-from ..model.fp import norm1
 
 EXAMPLES = {"quick": 150, "standard": 400, "thorough": 2000}
 

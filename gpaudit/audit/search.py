@@ -14,7 +14,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ..model.mechanism import Mechanism, dist_mp, mp_exact
-from ..model.fp import norm1, row_norm
+from ..model.fp import row_norm
 from .candidates import U_GRID, as_points, candidate_pairs, seed_pairs
 
 VERIFY_DPS = (50, 100)
