@@ -13,6 +13,7 @@ from .certify.pipeline import certify, prove_stage
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
 from .spec.load import load_spec
+from .spec.types import two_point_needed
 from .errors import ConfigError, FieldError, UserCodeError
 from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result
 
@@ -65,6 +66,9 @@ def _check_spec(spec, progress, seed, effort, t0) -> Result:
         if eps_lower is not None:
             info["approximate_epsilon_lower"] = str(eps_lower)
         audit_checks = [_as_evidence(c) for c in audit_checks]
+    why = two_point_needed(spec)
+    if why is None:
+        audit_checks = [_informational(c) for c in audit_checks]
     ev = Evidence(witness=witness is not None, witness_exact=mech.exact_model,
                   within_claim=bool(within), certificate_checks=tuple(c.status for c in cert_checks),
                   inconsistent=any(c.id == "consistency" and c.status == REFUTED for c in cert_checks))
@@ -97,6 +101,18 @@ def _as_evidence(c: Check) -> Check:
         return c
     return Check(c.id, UNKNOWN, c.method + " (approximate model)",
                  "found on an approximate model, not verified on the mechanism itself: " + c.detail, c.evidence)
+
+
+INFORMATIONAL = "informational, not needed for the verdict (Lambda = inf and delta = 0: docs/certificate.md)"
+
+
+def _informational(c: Check) -> Check:
+    """A search for the two-point conditions of Definition 8 where the certificate does not rest on
+    them: what it found is reported, but it is neither a failure nor a verdict."""
+    if not c.id.startswith("definition8.") or c.status == SKIPPED:
+        return c
+    found = "found: " if c.status == REFUTED else ""
+    return Check(c.id, SKIPPED, c.method, f"{INFORMATIONAL}; {found}{c.detail}", c.evidence)
 
 
 def check_file(path, progress=None, seed=None, effort=None) -> Result:

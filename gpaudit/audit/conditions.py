@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
+import sympy as sp
 
 from ..model.mechanism import Mechanism, exact_decimal, dist_mp
 from ..model.fp import row_norm
@@ -32,17 +33,24 @@ def check_cover(mech: Mechanism, X, Xp) -> Check:
     f, B = mech.query.f_np, mech.bound.B_np
     A = np.concatenate([X, Xp])
     W = np.concatenate([Xp, X])
+    lam = mech.bound.Lambda
     with np.errstate(all="ignore"):
         d = row_norm(A - W)
         slope = np.abs(f(W) - f(A)) / d
         excess = slope / B(A)
     excess[~np.isfinite(excess)] = 0
+    if lam != sp.oo:
+        # L_{f,Lambda} takes secants no longer than Lambda (decided exactly in the re-check)
+        excess[d > float(lam) * (1 + 1e-9)] = 0
     for i in np.argsort(-excess)[:5]:
         if excess[i] <= 1:
             break
         with mpmath.workdps(DPS):
             x, w = A[i], W[i]
-            s = abs(mech.query.f_mp(w) - mech.query.f_mp(x)) / dist_mp(x, w)
+            dxw = dist_mp(x, w)
+            if lam != sp.oo and not dxw <= mpmath.mpf(sp.N(lam, DPS + 10)) * (1 - mpmath.mpf(10) ** -40):
+                continue   # (a secant within 1e-40 of Lambda is not taken: no witness on a rounding tie)
+            s = abs(mech.query.f_mp(w) - mech.query.f_mp(x)) / dxw
             bx = mech.bound.B_mp(x)
             if s > bx * (1 + _margin(mech)):
                 return Check("definition8.cover", REFUTED, "grid search + mpmath re-check",

@@ -19,6 +19,7 @@ import numpy as np
 import sympy as sp
 
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
+from ..spec.types import two_point_needed
 from . import arbbox
 from . import obligations as obl
 from . import regions as rg
@@ -295,13 +296,7 @@ def _status_of(results):
     return UNKNOWN
 
 
-def _needs_two_point(spec) -> str | None:
-    reasons = []
-    if spec.claim.delta != 0:
-        reasons.append("delta > 0")
-    if spec.bound.Lambda != sp.oo:
-        reasons.append("Lambda < inf")
-    return " and ".join(reasons) or None
+_needs_two_point = two_point_needed
 
 
 SKIP_TWO_POINT = ("not needed: Lambda = inf and delta = 0, so the local conditions (cover, smooth, "

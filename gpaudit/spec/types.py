@@ -70,6 +70,18 @@ class Spec:
         return input_symbols(self.dim)
 
 
+def two_point_needed(spec: Spec) -> str | None:
+    """Why the certificate needs Definition 8's two-point conditions (B >= L_{f,Lambda} and
+    B(x) <= g B(x') for all pairs), or None: with Lambda = inf and delta = 0 the local conditions
+    carry it along segments (docs/certificate.md)."""
+    reasons = []
+    if spec.claim.delta != 0:
+        reasons.append("delta > 0")
+    if spec.bound.Lambda != sp.oo:
+        reasons.append("Lambda < inf")
+    return " and ".join(reasons) or None
+
+
 def input_symbols(dim: int) -> tuple[sp.Symbol, ...]:
     if dim == 1:
         return (sp.Symbol("x", real=True),)

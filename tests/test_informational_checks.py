@@ -1,0 +1,74 @@
+"""Checks the verdict does not rest on are informational: never `refuted`, never a JUnit failure.
+
+With Lambda = inf and delta = 0 the certificate uses only the local conditions of Definition 8
+(docs/certificate.md); the audit's search for the two-point conditions then reports what it finds
+without failing anything.  A bound that decays away from the threshold (B = exp(-gamma (|x| - 1/2)))
+is a valid smooth upper bound whose far secants exceed it: certified, with that finding shown.
+"""
+
+from __future__ import annotations
+
+import copy
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gpaudit import api
+from gpaudit.cli import main
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def decaying(tmp_path_factory):
+    d = tmp_path_factory.mktemp("decay")
+    junit = d / "junit.xml"
+    rc = main(["check", str(DATA / "decaying-bound.yaml"), "--effort", "quick", "--junit", str(junit), "--quiet"])
+    return rc, junit, api.check(DATA / "decaying-bound.yaml", effort="quick")
+
+
+def test_certified_with_a_two_point_finding_that_it_does_not_need(decaying):
+    rc, junit, result = decaying
+    assert rc == 0 and result.verdict == api.CERTIFIED
+    cover = next(c for c in result.checks if c.id == "definition8.cover")
+    assert cover.status == "skipped" and "found: the secant slope" in cover.detail and "informational" in cover.detail
+    assert "x" in cover.evidence and "w" in cover.evidence       # the finding is kept for a reader
+    assert not [c for c in result.checks if c.status == "refuted"]
+
+
+def test_junit_of_a_certified_file_has_no_failure(decaying):
+    rc, junit, _ = decaying
+    root = ET.parse(junit).getroot()
+    assert not root.findall(".//failure") and not root.findall(".//error")
+    assert root.findall(".//testcase")
+
+
+def test_where_the_certificate_needs_the_condition_it_is_not_informational(tmp_path):
+    cfg = yaml.safe_load((DATA / "decaying-bound.yaml").read_text())
+    approx = copy.deepcopy(cfg)
+    approx["claim"]["delta"] = "1e-6"
+    p = tmp_path / "approx.yaml"
+    p.write_text(yaml.safe_dump(approx))
+    result = api.check(p, effort="quick")
+    cover = next(c for c in result.checks if c.id == "definition8.cover")
+    assert "informational" not in cover.detail
+    assert cover.status in ("refuted", "unknown")
+
+
+@pytest.mark.parametrize("Lambda,refuted", [("inf", True), (10, False)])
+def test_two_point_search_takes_only_secants_within_lambda(tmp_path, Lambda, refuted):
+    import numpy as np
+    from gpaudit.audit.conditions import check_cover
+    from gpaudit.model.mechanism import build_mechanism
+    from gpaudit.spec.load import load_spec
+
+    cfg = yaml.safe_load((DATA / "decaying-bound.yaml").read_text())
+    cfg["bound"]["Lambda"] = Lambda
+    p = tmp_path / "m.yaml"
+    p.write_text(yaml.safe_dump(cfg))
+    mech = build_mechanism(load_spec(p))
+    # secant from x = 100 to the ramp: slope 1/200 above B(100) = exp(-(100 - 1/2)/9), but 100 > Lambda = 10
+    X, Xp = np.array([[100.0], [3.0]]), np.array([[0.0], [0.25]])
+    assert (check_cover(mech, X, Xp).status == "refuted") == refuted
