@@ -79,6 +79,8 @@ def _check_spec(spec, progress, seed, effort, t0) -> Result:
     info["decision"] = {"rule": decision.rule, "reason": decision.reason}
     if witness is not None and decision.verdict != REFUTED:
         info["witness_not_counted"] = witness
+    if decision.verdict == UNKNOWN:
+        info["advice"] = advice(mech, audit_checks + list(cert_checks), upper)
     info["seconds"] = round(time.perf_counter() - t0, 3)
     return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
                   witness if decision.verdict == REFUTED else None, audit_checks + list(cert_checks), info,
@@ -101,6 +103,37 @@ def _as_evidence(c: Check) -> Check:
         return c
     return Check(c.id, UNKNOWN, c.method + " (approximate model)",
                  "found on an approximate model, not verified on the mechanism itself: " + c.detail, c.evidence)
+
+
+def advice(mech, checks, upper) -> str:
+    """One line for an unknown verdict: what would certify it, or that no route exists."""
+    spec = mech.spec
+    st = {c.id: c.status for c in checks}
+    if spec.query.kind == "python" or spec.bound.kind == "python":
+        return ("no route: a python callable is never certified (gpaudit cannot reason about its code); "
+                "write f and B as expressions (kinds piecewise / constant / a built-in query) to certify")
+    if spec.claim.delta != 0 and st.get("certificate.delta") == UNKNOWN and upper is None:
+        return ("a delta > 0 claim is certified by a pure epsilon within the claim, or by Lemma 3.6, which "
+                "needs Laplace noise, linear growth and the built-in smooth sensitivity (bound.kind: "
+                "smooth_sensitivity); neither applies here")
+    undecided = [c.id for c in checks if c.id.startswith("proof.") and c.status == UNKNOWN]
+    if undecided:
+        return (f"the proof stage did not decide {', '.join(undecided)}: simpler pieces, exact constants, or "
+                "a larger work budget (`gpaudit prove FILE --timeout-ms N`, to see where) could certify it")
+    if st.get("certificate.rate") == UNKNOWN:
+        return ("the certified rate is unbounded or not resolved for this family and bound (see "
+                "certificate.rate); a family with bounded |1 + u psi(u)| (Student-t, GenCauchy, PolyPlace) "
+                "or gamma = 0 could certify it")
+    if upper is not None:
+        return (f"the certified bound {_short_up(upper)} is above the claim and no violation was found: "
+                "the claim may hold but gpaudit cannot show it; audit harder (--effort thorough) to look "
+                "for a witness, or claim epsilon >= the certified bound")
+    return "no sound route certified this configuration (see the checks above)"
+
+
+def _short_up(v) -> str:
+    from .kernel import numbers
+    return numbers.decimal_up(v, 6)
 
 
 INFORMATIONAL = "informational, not needed for the verdict (Lambda = inf and delta = 0: docs/certificate.md)"

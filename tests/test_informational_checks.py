@@ -72,3 +72,35 @@ def test_two_point_search_takes_only_secants_within_lambda(tmp_path, Lambda, ref
     # secant from x = 100 to the ramp: slope 1/200 above B(100) = exp(-(100 - 1/2)/9), but 100 > Lambda = 10
     X, Xp = np.array([[100.0], [3.0]]), np.array([[0.0], [0.25]])
     assert (check_cover(mech, X, Xp).status == "refuted") == refuted
+
+
+# -- unknown says what would certify it ----------------------------------------------------------
+
+def _unknown(tmp_path, cfg, extra_files=()):
+    for name, text in extra_files:
+        (tmp_path / name).write_text(text)
+    p = tmp_path / "m.yaml"
+    p.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    result = api.check(p, effort="quick")
+    assert result.verdict == api.UNKNOWN, [(c.id, c.status, c.detail) for c in result.checks]
+    return result.info["advice"]
+
+
+def test_unknown_with_an_undecided_proof_names_it(tmp_path):
+    cfg = yaml.safe_load((DATA / "decaying-bound.yaml").read_text())
+    cfg["bound"]["Lambda"] = 200        # the two-point cover is now needed, and it fails beyond ~36
+    advice = _unknown(tmp_path, cfg)
+    assert "proof.two_point_cover" in advice and "--timeout-ms" in advice
+
+
+def test_unknown_for_a_python_callable_says_no_route(tmp_path):
+    cfg = {"gpaudit": 1, "name": "py", "input": {"dim": 1},
+           "query": {"kind": "python", "callable": "fns:f"},
+           "bound": {"growth": "exponential", "gamma": 0, "kind": "constant", "value": 1},
+           "noise": {"family": "laplace", "eta": 1}, "claim": {"epsilon": 1}}
+    advice = _unknown(tmp_path, cfg, [("fns.py", "def f(x):\n    return min(max(x[0] + 0.5, 0.0), 1.0)\n")])
+    assert advice.startswith("no route") and "python" in advice
+
+
+def test_certified_and_refuted_carry_no_advice(decaying):
+    assert "advice" not in decaying[2].info
