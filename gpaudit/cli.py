@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import traceback
@@ -15,7 +16,91 @@ from .verdict import CONFIG_ERROR_EXIT, Result
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
 2 usage or configuration error, 4 (check --baseline only) verdicts pass but the run regressed.
-With several files the worst wins (2, then 1, then 3, then 0)."""
+With several files the worst wins (2, then 1, then 3, then 0).
+
+environment: GPAUDIT_DEBUG set to any non-empty value also prints the Python traceback of an
+internal error (a gpaudit bug, exit 3 or verdict unknown) to stderr, for bug reports. Usage and
+configuration errors (exit 2) are one line and never show a traceback."""
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line on stderr (exit 2), like every other user error."""
+
+    def error(self, message):
+        self.exit(CONFIG_ERROR_EXIT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def nonnegative_int(text: str) -> int:
+    """argparse type of --seed: a non-negative integer (a negative seed is a usage error, exit 2)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
+    return value
+
+
+def z3_budget_ms(text: str) -> int:
+    """argparse type of prove --timeout-ms: a positive integer whose z3 rlimit fits z3's 32-bit
+    counter (a larger one wraps around to a tiny or an unlimited budget)."""
+    from .kernel.z3door import RLIMIT_PER_MS
+    top = (2 ** 32 - 1) // RLIMIT_PER_MS
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}") from None
+    if not 1 <= value <= top:
+        raise argparse.ArgumentTypeError(f"must be an integer from 1 to {top}, not {text}")
+    return value
+
+
+def positive_number(text: str):
+    """argparse type of calibrate --epsilon: a positive finite number or constant expression."""
+    from .errors import FieldError
+    from .spec.expr import numeric_value, parse_expr
+    try:
+        value = numeric_value(parse_expr(text))
+        if not value > 0 or value == float("inf"):
+            raise FieldError("must be a positive finite number")
+    except (FieldError, ValueError, TypeError) as err:
+        raise argparse.ArgumentTypeError(f"{getattr(err, 'problem', err)} ({text!r})") from None
+    return value
+
+
+def finite_point(text: str) -> list:
+    """argparse type of calibrate --at: comma-separated finite coordinates."""
+    try:
+        point = [float(v) for v in text.split(",")]
+    except ValueError:
+        point = None
+    if point is None or not all(abs(v) < float("inf") for v in point):  # nan fails too
+        raise argparse.ArgumentTypeError(f"must be comma-separated finite numbers, not {text!r}")
+    return point
+
+
+def expand_files(paths, errors: list) -> list:
+    """FILE arguments with each directory replaced by the *.yaml / *.yml files under it, recursively,
+    in sorted path order (hidden files and directories skipped); files given explicitly keep their
+    place.  A directory without one is an error line appended to `errors`."""
+    files = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append(path)
+            continue
+        found, unreadable = [], []
+        for root, dirs, names in os.walk(path, onerror=unreadable.append):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            found += [os.path.join(root, n) for n in names
+                      if n.endswith(YAML_SUFFIXES) and not n.startswith(".")]
+        for err in unreadable:
+            errors.append(f"{err.filename or path}: cannot read directory ({err.strerror or err})")
+        if not found and not unreadable:
+            errors.append(f"{path}: no *.yaml or *.yml file in this directory or below it")
+        files += sorted(found, key=lambda f, top=path: os.path.relpath(f, top).split(os.sep))
+    return files
 
 
 class Progress:
@@ -53,13 +138,15 @@ def summary_line(r: Result) -> str:
             f"exhibited {lower}; {upper}")
 
 
-def print_result(r: Result, quiet: bool, out=None):
+def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
     out = out or sys.stdout
     print(summary_line(r), file=out)
     if quiet:
         return
     for c in r.checks:
         print(f"    {c.status:<9} {c.id:<24} {c.detail}", file=out)
+        if verbose and c.method and c.method != "none":
+            print(f"    {'':<9} {'':<24} method: {c.method}", file=out)
     if r.witness:
         w = r.witness
         if "log_ratio" in w:
@@ -67,16 +154,109 @@ def print_result(r: Result, quiet: bool, out=None):
                   f"log_ratio={_short(w['log_ratio'])} > {_short(w['epsilon_times_dist'])}", file=out)
         else:
             print(f"    witness: x={w['x']} x'={w['x_prime']} hockey_stick={_short(w['hockey_stick'])}", file=out)
+    advice = (r.info or {}).get("advice")
+    if advice and str(r.verdict) == "unknown":
+        print(f"    advice: {advice}", file=out)
+    if verbose:
+        for line in _run_details(r):
+            print(f"    {line}", file=out)
+
+
+def _run_details(r: Result) -> list:
+    """-v: how the verdict was decided and what the run did (from the result's info)."""
+    info, lines = r.info or {}, []
+    decision = info.get("decision")
+    if isinstance(decision, dict) and decision.get("rule"):
+        lines.append(f"decision: {decision['rule']}: {decision.get('reason', '')}")
+    a = info.get("audit")
+    if isinstance(a, dict):
+        lines.append(f"audit: seed {a.get('seed')}, effort {a.get('effort')}, "
+                     f"{a.get('pairs_screened')} pairs screened, {a.get('seconds')} s")
+    if info.get("seconds") is not None:
+        lines.append(f"total: {info['seconds']} s")
+    return lines
+
+
+def _gh_data(text: str) -> str:
+    """A GitHub workflow command's message: %, CR and LF escaped."""
+    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    """A GitHub workflow command's property value: the message escapes plus ':' and ','."""
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_annotation(level: str, path: str, title: str, message: str) -> str:
+    """One GitHub Actions workflow command, such as ::error file=F,title=T::MESSAGE."""
+    return f"::{level} file={_gh_property(path)},title={_gh_property(title)}::{_gh_data(message)}"
+
+
+GITHUB_LEVELS = {"refuted": "error", "unknown": "warning", "certified": "notice"}
+
+
+def github_line(r: Result) -> str:
+    """The annotation of one result: error if refuted, warning if unknown, notice if certified."""
+    verdict = str(r.verdict)
+    summary = summary_line(r).split(f"({r.path})", 1)[-1].strip()  # the claim and the numbers
+    message = f"{r.name}: {verdict}: {summary}"
+    decision = (r.info or {}).get("decision")
+    reason = decision.get("reason") if isinstance(decision, dict) else None
+    # the check that refutes; for unknown, the decision's reason says more than the first unknown check
+    decisive = [c for c in r.checks if c.status == verdict and (verdict == "refuted" or not reason)]
+    if decisive and verdict != "certified":
+        message += f"; {decisive[0].id}: {decisive[0].detail}"
+    if reason:
+        message += f"; decision: {reason}"
+    return github_annotation(GITHUB_LEVELS.get(verdict, "warning"), r.path, f"gpaudit {verdict}", message)
+
+
+def _stdout_bytes(data: bytes) -> None:
+    """Bytes to stdout (the JUnit document declares UTF-8), whatever the text encoding of stdout."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        buffer.write(data)
+        buffer.flush()
+    else:
+        sys.stdout.write(data.decode("utf-8"))
+
+
+def _output_problems(args) -> list:
+    """Error lines for --json/--junit destinations that cannot be written (checked before the run)."""
+    problems = []
+    for flag in ("json", "junit"):
+        out = getattr(args, flag)
+        if not out or out == "-":
+            continue
+        parent = os.path.dirname(os.path.abspath(out))
+        if not os.path.isdir(parent):
+            problems.append(f"{out}: --{flag}: directory {parent} does not exist")
+        elif os.path.isdir(out):
+            problems.append(f"{out}: --{flag}: is a directory (give a file name)")
+        elif not os.access(parent, os.W_OK):
+            problems.append(f"{out}: --{flag}: directory {parent} is not writable")
+    claims = sorted({f for f in (args.json == "-" and "json", args.junit == "-" and "junit",
+                                 args.format != "text" and args.format) if f})
+    if len(claims) > 1:
+        problems.append(f"stdout can carry one output, not {' and '.join(claims)} "
+                        "(write the others to files: --json OUT, --junit OUT)")
+    return problems
 
 
 def cmd_check(args) -> int:
-    from .spec.load import load_specs
+    from .spec.load import load_spec
 
-    specs, errors = load_specs(args.files)
-    for flag in ("json", "junit"):
-        out = getattr(args, flag)
-        if out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
-            errors.append(f"{out}: --{flag}: directory {os.path.dirname(os.path.abspath(out))} does not exist")
+    errors = []
+    paths = expand_files(args.files, errors)
+    specs, bad_files = [], []
+    for path in paths:
+        try:
+            specs.append(load_spec(path))
+        except ConfigError as err:
+            errors.append(err.line())
+            bad_files.append((err.path or str(path), err.line()))
+    errors += _output_problems(args)
     baseline = None
     if args.baseline:
         from .report.baseline import load_baseline
@@ -84,12 +264,20 @@ def cmd_check(args) -> int:
             baseline = load_baseline(args.baseline)
         except (OSError, ValueError) as err:  # JSONDecodeError is a ValueError
             errors.append(f"{args.baseline}: --baseline: not a readable JSON report ({err})")
+    fmt = args.format
     if errors:
         for line in errors:
             print(f"gpaudit: error: {line}", file=sys.stderr)
+        if fmt == "github":
+            for path, line in bad_files:
+                print(github_annotation("error", path, "gpaudit configuration error", line))
         return CONFIG_ERROR_EXIT
+    # stdout carries exactly one thing: the human text, or the machine output that was asked for
+    json_out = "-" if fmt == "json" else args.json
+    junit_out = "-" if fmt == "junit" else args.junit
+    human = sys.stderr if "-" in (json_out, junit_out) or fmt == "github" else sys.stdout
     from .api import internal_error_result
-    if args.junit or args.baseline:
+    if junit_out or args.baseline or fmt == "github":
         from .kernel import z3door
         z3door.set_cache(False)   # a gate decides from fresh proofs, never from the cache
     from .check import check_spec
@@ -106,6 +294,8 @@ def cmd_check(args) -> int:
         except ConfigError as err:  # e.g. a python callable's module broke after loading: this file only
             prog.done()
             print(f"gpaudit: error: {err.line()}", file=sys.stderr)
+            if fmt == "github":
+                print(github_annotation("error", spec.path, "gpaudit configuration error", err.line()))
             file_errors += 1
             continue
         except UserCodeError as err:  # check_spec handles these; never let user code end the run
@@ -118,14 +308,24 @@ def cmd_check(args) -> int:
                 traceback.print_exc()
             r = internal_error_result(spec, err)
         prog.done()
-        print_result(r, args.quiet)
+        print_result(r, args.quiet, out=human, verbose=args.verbose)
+        if fmt == "github":
+            print(github_line(r), flush=True)
         results.append(r)
-    if args.json:
-        payload = [result_to_json(r) for r in results]
-        write_json_atomic(args.json, payload[0] if len(payload) == 1 else payload)
-    if args.junit:
-        from .report.junit import write_junit
-        write_junit(results, args.junit)
+    json_dests = list(dict.fromkeys(d for d in (json_out, args.json) if d))  # --format json --json OUT: both
+    payload = [result_to_json(r) for r in results] if json_dests else []
+    payload = payload[0] if len(payload) == 1 else payload
+    for dest in json_dests:
+        if dest == "-":
+            print(json.dumps(payload, indent=2, default=str), flush=True)  # as write_json_atomic writes it
+        else:
+            write_json_atomic(dest, payload)
+    from .report.junit import junit_bytes, write_junit
+    for dest in dict.fromkeys(d for d in (junit_out, args.junit) if d):
+        if dest == "-":
+            _stdout_bytes(junit_bytes(results))
+        else:
+            write_junit(results, dest)
     from .report.baseline import gate
     code, regressions = gate(results, baseline)
     for line in regressions:
@@ -150,7 +350,10 @@ def cmd_report(args) -> int:
                    progress=lambda name, i, n: None if args.quiet else print(f"[{i + 1}/{n}] {name}", file=sys.stderr))
         print(f"reports written to {root / 'reports'} (index: {root / 'reports' / 'README.md'})")
         return 0
-    specs, errors = load_specs(args.files)
+    errors = []
+    paths = expand_files(args.files, errors)
+    specs, load_errors = load_specs(paths)
+    errors += load_errors
     if errors:
         for line in errors:
             print(f"gpaudit: error: {line}", file=sys.stderr)
@@ -167,8 +370,6 @@ def cmd_report(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .spec.expr import numeric_value, parse_expr
-    from .errors import FieldError
     from .spec.load import load_spec
 
     try:
@@ -176,17 +377,11 @@ def cmd_calibrate(args) -> int:
     except ConfigError as err:
         print(f"gpaudit: error: {err.line()}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
-    try:
-        eps = numeric_value(parse_expr(args.epsilon))
-        if not eps > 0 or eps == float("inf"):
-            raise FieldError("must be a positive finite number")
-        inputs = None
-        if args.at:
-            inputs = [[float(v) for v in pt.split(",")] for pt in args.at]
-            if any(len(p) != spec.dim for p in inputs):
-                raise FieldError(f"each --at point needs {spec.dim} comma-separated coordinates")
-    except (FieldError, ValueError) as err:
-        print(f"gpaudit: error: {args.file}: --epsilon/--at: {getattr(err, 'problem', err)}", file=sys.stderr)
+    eps = args.epsilon  # a positive finite number: checked by argparse (positive_number)
+    inputs = args.at    # finite points: checked by argparse (finite_point); their dimension here
+    if inputs and any(len(p) != spec.dim for p in inputs):
+        print(f"gpaudit: error: {args.file}: --at: each point needs {spec.dim} comma-separated "
+              f"coordinate{'s' if spec.dim != 1 else ''}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
     out = args.out or os.path.splitext(args.file)[0] + ".calibrated.yaml"
     from .certify.calibrate import calibrate, write_calibrated
@@ -238,7 +433,7 @@ def cmd_claims(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="gpaudit", description="Audit, prove and certify smooth-sensitivity "
+    p = Parser(prog="gpaudit", description="Audit, prove and certify smooth-sensitivity "
                                 "Geo-Privacy mechanisms described by mech.yaml files.", epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"gpaudit {__version__}")
@@ -247,14 +442,24 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Decide, for each configuration, whether its privacy claim is "
                        "certified (sound proof), refuted (a verified witness) or unknown.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("files", nargs="+", metavar="FILE", help="mech.yaml configuration(s)")
-    c.add_argument("--json", metavar="OUT", help="write the JSON report (a list for several files)")
-    c.add_argument("--seed", type=int, default=None, help="audit seed (default: the file's audit.seed, else 0)")
+    c.add_argument("files", nargs="+", metavar="FILE", help="mech.yaml configuration(s); a directory stands for "
+                   "every *.yaml / *.yml file under it, recursively, in sorted order (hidden ones skipped)")
+    c.add_argument("--json", metavar="OUT", help="write the JSON report (a list for several files); "
+                   "'-' writes it to stdout, and the text summary goes to stderr")
+    c.add_argument("--seed", type=nonnegative_int, default=None,
+                   help="audit seed, a non-negative integer (default: the file's audit.seed, else 0)")
     c.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None,
                    help="audit effort (default: the file's audit.effort, else standard)")
-    c.add_argument("--quiet", action="store_true", help="one line per file, nothing else")
-    c.add_argument("--junit", metavar="OUT", help="write JUnit XML: a testsuite per file, a testcase per check "
-                   "and a 'verdict' testcase that fails unless certified")
+    c.add_argument("--format", choices=["text", "json", "github", "junit"], default="text",
+                   help="what goes to stdout: text (default), the JSON report (json), GitHub Actions "
+                   "annotations, one per file (github), or the JUnit XML (junit); with any but text the "
+                   "text summary goes to stderr. Exit codes do not depend on the format")
+    verbosity = c.add_mutually_exclusive_group()
+    verbosity.add_argument("-q", "--quiet", action="store_true", help="one line per file, nothing else")
+    verbosity.add_argument("-v", "--verbose", action="store_true",
+                           help="also each check's method and how the verdict was decided")
+    c.add_argument("--junit", metavar="OUT", help="write JUnit XML ('-': to stdout): a testsuite per file, "
+                   "a testcase per check and a 'verdict' testcase that fails unless certified")
     c.add_argument("--baseline", metavar="REPORT", help="a previous --json report: also fail (exit 4) on a "
                    "regression (worse verdict, larger certified epsilon, new witness)")
     c.set_defaults(func=cmd_check)
@@ -262,13 +467,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check configurations and write OUT/<name>/{report.json, report.md, "
                        "report.html, *.png} and an index OUT/README.md; or, with --catalog, regenerate "
                        "reports/ for examples/ and examples/broken/.")
-    r.add_argument("files", nargs="*", metavar="FILE")
+    r.add_argument("files", nargs="*", metavar="FILE", help="mech.yaml configuration(s) or directories of them "
+                   "(every *.yaml / *.yml file under a directory, recursively, sorted)")
     r.add_argument("--out", default="gpaudit-reports", metavar="DIR", help="output directory (default gpaudit-reports)")
     r.add_argument("--catalog", action="store_true", help="regenerate ROOT/reports for the catalog")
     r.add_argument("--root", default=".", help="the repository root for --catalog (default .)")
-    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--seed", type=nonnegative_int, default=None, help="audit seed, a non-negative integer")
     r.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None)
-    r.add_argument("--quiet", action="store_true")
+    r.add_argument("-q", "--quiet", action="store_true")
     r.set_defaults(func=cmd_report)
     k = sub.add_parser("calibrate", help="the least noise certified at a target epsilon",
                        description="Find the largest eta whose privacy is certified at --epsilon for the "
@@ -276,13 +482,17 @@ def build_parser() -> argparse.ArgumentParser:
                        "standard deviation at the given inputs), and write a configuration that "
                        "`gpaudit check` certifies.")
     k.add_argument("file", metavar="FILE")
-    k.add_argument("--epsilon", required=True, metavar="E", help="target epsilon (number or expression)")
-    k.add_argument("--at", action="append", metavar="X", help="an input point (comma-separated coordinates); "
+    k.add_argument("--epsilon", required=True, metavar="E", type=positive_number,
+                   help="target epsilon, a positive number or constant expression")
+    k.add_argument("--at", action="append", metavar="X", type=finite_point,
+                   help="an input point (comma-separated finite coordinates); "
                    "repeat for several; enables the (gamma, eta) split")
     k.add_argument("--out", metavar="OUT", help="where to write (default FILE.calibrated.yaml)")
     k.set_defaults(func=cmd_calibrate)
     from .prove.cli import register_cli
-    register_cli(sub)
+    for action in register_cli(sub)._actions:  # its one numeric flag gets the checked type
+        if "--timeout-ms" in action.option_strings:
+            action.type = z3_budget_ms
     m = sub.add_parser("claims", help="check the papers' concrete claims (research validation)",
                        description="Check every registered, concrete claim of the four papers with "
                        "gpaudit's own machinery: verified, refuted (with a re-verified witness) or unknown.")

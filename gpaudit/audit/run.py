@@ -78,7 +78,7 @@ def audit(mech: Mechanism, seed: int = 0, effort: str = "standard", progress=Non
             witness = triple_witness(mech, v)
             checks.append(Check("privacy.loss", REFUTED, "float64 screen + Nelder-Mead + mpmath (50 and 100 digits)",
                                 f"ln p_x(y) - ln p_x'(y) = {mpstr(v.log_ratio, 12)} > epsilon*dist = "
-                                f"{witness['epsilon_times_dist'][:14]}", {"pairs_screened": n_pairs}))
+                                f"{mpmath.nstr(mpmath.mpf(witness['epsilon_times_dist']), 12)}", {"pairs_screened": n_pairs}))
         else:
             checks.append(Check("privacy.loss", UNKNOWN, "float64 screen + Nelder-Mead + mpmath",
                                 f"{resolution_note(mech, n_pairs)}no violating (x, x', y) among {n_pairs} pairs; "
