@@ -208,3 +208,14 @@ def test_the_refuting_check_keeps_the_exponent_of_epsilon_times_dist():
     shown = mpmath.mpf(detail.rsplit("= ", 1)[1])
     exact = mpmath.mpf(r.witness["epsilon_times_dist"])
     assert abs(shown - exact) <= abs(exact) * mpmath.mpf("1e-10"), (detail, r.witness["epsilon_times_dist"])
+
+
+def test_a_delta_claim_is_summarised_by_its_hockey_stick_divergence(capsys):
+    rc = main(["check", str(EX / "threshold-laplace-approx.yaml"), "--effort", "quick", "-q"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "largest hockey-stick divergence found" in out and "exhibited" not in out
+    rc = main(["check", str(EX / "threshold-laplace-approx.yaml"), "--effort", "quick", "--json", "-"])
+    rep = json.loads(capsys.readouterr().out)
+    rep = rep[0] if isinstance(rep, list) else rep
+    import sympy as sp
+    assert 0 < sp.Rational(rep["info"]["audit"]["hockey_stick_max"]) <= sp.Rational(rep["claim"]["delta"])

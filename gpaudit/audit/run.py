@@ -11,6 +11,7 @@ import numpy as np
 from ..model.mechanism import Mechanism, exact_decimal, mp_exact
 from ..verdict import Check, REFUTED, UNKNOWN
 from .conditions import check_cover, check_smooth
+from ..kernel import numbers
 from .hockey import worst_hockey_stick
 from .search import VerifiedTriple, search
 
@@ -106,4 +107,7 @@ def audit(mech: Mechanism, seed: int = 0, effort: str = "standard", progress=Non
              "seconds": round(time.perf_counter() - t0, 3)}
     if seeds:
         stats["seed_points"] = len(seed_idx)
+    if not pure and hs is not None:
+        # delta > 0: what the claim is about is the divergence, not the pure loss rate
+        stats["hockey_stick_max"] = numbers.decimal_down(hs[0], 8)
     return AuditOutcome(witness, eps_lower, best, checks, stats)

@@ -119,8 +119,13 @@ def _witness_text(w) -> str:
 
 def _summary(rep: dict) -> str:
     claim = rep.get("claim") or {}
+    if str(claim.get("delta", "0")) != "0":   # a delta > 0 claim is about the divergence
+        hs = ((rep.get("info") or {}).get("audit") or {}).get("hockey_stick_max")
+        found = f"largest hockey-stick divergence found {hs}"
+    else:
+        found = f"exhibited {rep.get('epsilon_lower')}"
     return (f"{rep.get('verdict')} {rep.get('name')} ({rep.get('file')}): epsilon claimed "
-            f"{claim.get('epsilon')}, delta {claim.get('delta')}; exhibited {rep.get('epsilon_lower')}; "
+            f"{claim.get('epsilon')}, delta {claim.get('delta')}; {found}; "
             f"certified <= {rep.get('epsilon_upper')}\n")
 
 
