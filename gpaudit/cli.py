@@ -250,6 +250,17 @@ def _output_problems(args) -> list:
 
 
 def cmd_check(args) -> int:
+    """`gpaudit check`; the proof-cache setting a gating run changes is restored afterwards (an
+    in-process caller keeps its own)."""
+    from .kernel import z3door
+    was = z3door.cache_enabled()
+    try:
+        return _cmd_check(args)
+    finally:
+        z3door.set_cache(was)
+
+
+def _cmd_check(args) -> int:
     from .spec.load import load_spec
 
     errors = []

@@ -219,3 +219,11 @@ def test_a_delta_claim_is_summarised_by_its_hockey_stick_divergence(capsys):
     rep = rep[0] if isinstance(rep, list) else rep
     import sympy as sp
     assert 0 < sp.Rational(rep["info"]["audit"]["hockey_stick_max"]) <= sp.Rational(rep["claim"]["delta"])
+
+
+def test_a_gating_run_leaves_the_callers_proof_cache_setting_alone(tmp_path):
+    from gpaudit.kernel import z3door
+    assert z3door.cache_enabled()
+    rc = main(["check", str(EX / "threshold-laplace-global.yaml"), "--effort", "quick", "-q",
+               "--junit", str(tmp_path / "j.xml")])
+    assert rc == 0 and z3door.cache_enabled()

@@ -98,6 +98,7 @@ def test_long_numerals_shrink_the_step_budget():
 
 
 def test_a_stage_budget_ends_a_stage_deterministically(tmp_path, monkeypatch):
+    monkeypatch.setattr(z3door, "_CACHE_ON", True)      # whatever ran before in this process
     y = z3.Real("y")
     easy = z3door.Query(z3.And(y > 1, y < 0), [], [])
     a, b, c = z3.Reals("a b c")
@@ -129,6 +130,7 @@ def test_a_stage_budget_ends_a_stage_deterministically(tmp_path, monkeypatch):
 
 
 def test_cache_is_off_when_gating(tmp_path, monkeypatch):
+    monkeypatch.setattr(z3door, "_CACHE_ON", True)      # whatever ran before in this process
     monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
     monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
     monkeypatch.delenv("CI", raising=False)

@@ -249,6 +249,7 @@ def test_piece_semantics_is_own_condition_and_not_earlier():
 
 
 def test_cache_stores_only_proofs(tmp_path, monkeypatch):
+    monkeypatch.setattr(z3backend, "_CACHE_ON", True)      # whatever ran before in this process
     import z3
     monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
     monkeypatch.delenv("CI", raising=False)          # the cache is off when gating (CI set)

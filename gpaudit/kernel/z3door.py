@@ -65,6 +65,10 @@ def set_cache(enabled: bool) -> None:
     _CACHE_ON = bool(enabled)
 
 
+def cache_enabled() -> bool:
+    return _CACHE_ON
+
+
 def rlimit_of(budget_ms: int, digits: int = 0) -> int:
     """The deterministic step budget of a call given `budget_ms`, for a formula whose longest
     numeral has `digits` digits."""
