@@ -10,6 +10,7 @@ import time
 
 from .audit.run import audit
 from .certify.pipeline import certify, prove_stage
+from .kernel import numbers
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
 from .spec.load import load_spec
@@ -125,15 +126,10 @@ def advice(mech, checks, upper) -> str:
                 "certificate.rate); a family with bounded |1 + u psi(u)| (Student-t, GenCauchy, PolyPlace) "
                 "or gamma = 0 could certify it")
     if upper is not None:
-        return (f"the certified bound {_short_up(upper)} is above the claim and no violation was found: "
+        return (f"the certified bound {numbers.decimal_up(upper, 6)} is above the claim and no violation was found: "
                 "the claim may hold but gpaudit cannot show it; audit harder (--effort thorough) to look "
                 "for a witness, or claim epsilon >= the certified bound")
     return "no sound route certified this configuration (see the checks above)"
-
-
-def _short_up(v) -> str:
-    from .kernel import numbers
-    return numbers.decimal_up(v, 6)
 
 
 INFORMATIONAL = "informational, not needed for the verdict (Lambda = inf and delta = 0: docs/certificate.md)"

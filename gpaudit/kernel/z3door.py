@@ -381,23 +381,23 @@ def check_formula(assertions, budget_ms: int):
     import time
 
     configure_z3()
-    # a fresh context per call: z3's step count (and so what the budget allows) is then the
-    # same whatever the process asked before (in a shared context it accumulates across calls)
-    ctx = z3.Context()
-    s = z3.Solver(ctx=ctx)
     digits = numeral_digits(assertions)
     weight = step_weight(digits)
     steps = rlimit_of(budget_ms, digits)
     left = WORK.remaining()
     if left is not None:
         steps = min(steps, left // weight)
-    s.set("rlimit", max(1, steps))
-    s.set("random_seed", SEED)
-    s.add(*[a.translate(ctx) for a in assertions])
     if digits > NUMERAL_DIGITS_MAX:
         return z3.unknown, _NotRun(f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})"), 0.0
     if steps < 1:
         return z3.unknown, _NotRun(f"the stage's work budget ({WORK.cap} steps) is spent"), 0.0
+    # a fresh context per call: z3's step count (and so what the budget allows) is then the
+    # same whatever the process asked before (in a shared context it accumulates across calls)
+    ctx = z3.Context()
+    s = z3.Solver(ctx=ctx)
+    s.set("rlimit", steps)
+    s.set("random_seed", SEED)
+    s.add(*[a.translate(ctx) for a in assertions])
     t0 = time.perf_counter()
     try:
         r = s.check()

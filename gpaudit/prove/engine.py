@@ -296,9 +296,6 @@ def _status_of(results):
     return UNKNOWN
 
 
-_needs_two_point = two_point_needed
-
-
 SKIP_TWO_POINT = ("not needed: Lambda = inf and delta = 0, so the local conditions (cover, smooth, "
                   "continuity) carry the certificate along segments of the convex domain (docs/certificate.md)")
 
@@ -416,7 +413,7 @@ def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
 
 def _two_point(P, mech, checks, wit):
     spec = mech.spec
-    why = _needs_two_point(spec)
+    why = two_point_needed(spec)
     if why is None:
         return [Check("proof.two_point_cover", SKIPPED, "none", SKIP_TWO_POINT),
                 Check("proof.two_point_smooth", SKIPPED, "none", SKIP_TWO_POINT)]

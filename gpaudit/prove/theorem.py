@@ -21,7 +21,8 @@ from ..verdict import CERTIFIED, SKIPPED, UNKNOWN, Check
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
-from .engine import (LEMMA_31, SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, _evidence, _needs_two_point,
+from ..spec.types import two_point_needed
+from .engine import (LEMMA_31, SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, _evidence,
                      _summary)
 
 
@@ -133,7 +134,7 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
                         f"premise: {premise}"))
     checks.append(Check("proof.continuity", st, LEMMA_31 + " + z3 unsat (f)",
                         "f continuous across its pieces (proved); B* continuous by condition 2"))
-    why = _needs_two_point(spec)
+    why = two_point_needed(spec)
     for c in ("two_point_cover", "two_point_smooth"):
         checks.append(Check(f"proof.{c}", SKIPPED, "none", SKIP_TWO_POINT) if why is None else
                       Check(f"proof.{c}", st, LEMMA_31, f"Definition 8 holds for B* (needed: {why}); premise: {premise}"))
