@@ -79,6 +79,7 @@ class SupEnclosure:
 
 
 _EXP_CAP = 1 << 14  # |ends| beyond 2^16384 (or below 2^-16384) are rounded outward to a bound
+_BIG, _TINY = Fraction(1 << _EXP_CAP), Fraction(1, 1 << _EXP_CAP)
 
 
 def _dyadic(man, exp, up: bool):
@@ -89,7 +90,7 @@ def _dyadic(man, exp, up: bool):
     if man == 0:
         return Fraction(0)
     top = exp + abs(man).bit_length()
-    big, tiny = Fraction(2) ** _EXP_CAP, Fraction(1, 2**_EXP_CAP)
+    big, tiny = _BIG, _TINY
     if top > _EXP_CAP:
         if man > 0:
             return _INF if up else big
@@ -300,7 +301,30 @@ def enclose_rate(family: NoiseFamily, eta_a, gamma_c, tol=1e-9, max_boxes=200000
     eta_a, gamma_c: exact or float weights >= 0 (a float means its binary value).
     ``upper - lower <= tol`` (absolute) on convergence; otherwise ``upper`` is still a rigorous
     bound (possibly +inf, meaning unknown or unbounded).
+
+    The result is a function of the exact inputs alone, so it is kept (in this process) keyed by
+    them: a calibration, a sweep or a certificate over many regions with equal constants encloses
+    each supremum once.
     """
+    try:
+        key = (family, eta_a, gamma_c, tol, max_boxes)
+        hash(key)
+    except TypeError:  # an unhashable weight: just compute
+        return _enclose_rate(family, eta_a, gamma_c, tol, max_boxes)
+    hit = _RATE_MEMO.get(key)
+    if hit is None:
+        hit = _enclose_rate(family, eta_a, gamma_c, tol, max_boxes)
+        if len(_RATE_MEMO) >= _RATE_MEMO_MAX:
+            _RATE_MEMO.pop(next(iter(_RATE_MEMO)))  # the oldest entry
+        _RATE_MEMO[key] = hit
+    return hit
+
+
+_RATE_MEMO: dict = {}
+_RATE_MEMO_MAX = 4096
+
+
+def _enclose_rate(family: NoiseFamily, eta_a, gamma_c, tol, max_boxes) -> SupEnclosure:
     tol = exact_number("tol", tol)
     if not tol >= 0:
         raise ValueError(f"tol: must be >= 0, got {tol}")

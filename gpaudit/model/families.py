@@ -23,6 +23,7 @@ import dataclasses
 import math
 import numbers
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import ClassVar
 
@@ -30,7 +31,6 @@ import mpmath
 import numpy as np
 import sympy
 from flint import arb, arb_series
-from scipy import special, stats
 
 from .lower import to_arb as lower_to_arb
 
@@ -179,6 +179,26 @@ class NoiseFamily:
     def score_np(self, u) -> np.ndarray:
         u = np.asarray(u, dtype=float)
         return -np.sign(u) * self._abs_score_np(np.abs(u))
+
+    @cached_property
+    def _log_c_np(self) -> float:
+        """ln c in float64, computed once per family instance at 30 digits (the float screens and
+        searches evaluate millions of densities; the constant depends only on the parameters)."""
+        with mpmath.workdps(30):
+            return float(self.log_norm_const_mp())
+
+    @cached_property
+    def _mp_consts(self) -> dict:
+        return {}
+
+    def _mp_const(self, name, compute, like):
+        """compute(like) for an mpf `like`, once per working precision (a constant of the family:
+        the audit's verification evaluates thousands of densities at 50 and 100 digits)."""
+        key = (name, mpmath.mp.prec)
+        value = self._mp_consts.get(key)
+        if value is None:
+            value = self._mp_consts[key] = compute(like)
+        return value
 
     # -- mpmath --------------------------------------------------------------------------------
     def logpdf_mp(self, u) -> mpmath.mpf:
@@ -354,6 +374,11 @@ class GenCauchy(NoiseFamily):
         return [] if smooth else [sympy.Integer(0)]
 
     def _log_c(self, like):
+        if isinstance(like, mpmath.mpf):
+            return self._mp_const("log_c", self._log_c_uncached, like)
+        return self._log_c_uncached(like)
+
+    def _log_c_uncached(self, like):
         p, th = _num(self.p, like), _num(self.theta, like)
         if isinstance(like, mpmath.mpf):
             lg = mpmath.loggamma
@@ -379,16 +404,21 @@ class GenCauchy(NoiseFamily):
         sp = _pow(s, self.p)
         return tp * s / (1 + sp), 1 - tp / (1 + sp)
 
+    @cached_property
+    def _floats(self):
+        """(p, theta, theta p) as doubles, rounded to nearest once (float screens only)."""
+        return float(self.p), float(self.theta), float(self.theta * self.p)
+
     def _logpdf_abs_np(self, x):
-        p, th = float(self.p), float(self.theta)
+        p, th, _ = self._floats
         small = np.minimum(x, 1.0)
         large = np.maximum(x, 1.0)
         near = np.log1p(small**p)
         far = p * np.log(large) + np.log1p(large ** (-p))
-        return float(self.log_norm_const_mp()) - th * np.where(x <= 1.0, near, far)
+        return self._log_c_np - th * np.where(x <= 1.0, near, far)
 
     def _abs_score_np(self, x):
-        p, tp = float(self.p), float(self.theta * self.p)
+        p, _, tp = self._floats
         small = np.minimum(x, 1.0)
         large = np.maximum(x, 1.0)
         near = tp * small ** (p - 1) / (1 + small**p)
@@ -410,6 +440,8 @@ class GenCauchy(NoiseFamily):
         p = float(self.p)
         small = np.minimum(x, 1.0) ** p
         large = np.maximum(x, 1.0) ** (-p)
+        from scipy import special  # imported where needed: the screen never calls it
+
         near = 0.5 - 0.5 * special.betainc(b, a, small / (1 + small))
         far = 0.5 * special.betainc(a, b, large / (1 + large))
         return np.where(x <= 1.0, near, far)
@@ -460,6 +492,11 @@ class StudentT(NoiseFamily):
         return {"nu": self.nu}
 
     def _log_c(self, like):
+        if isinstance(like, mpmath.mpf):
+            return self._mp_const("log_c", self._log_c_uncached, like)
+        return self._log_c_uncached(like)
+
+    def _log_c_uncached(self, like):
         nu = _num(self.nu, like)
         if isinstance(like, mpmath.mpf):
             lg, pi = mpmath.loggamma, mpmath.pi
@@ -481,16 +518,26 @@ class StudentT(NoiseFamily):
         den = 1 + nu * _pow(s, _TWO)
         return (nu + 1) * s / den, 1 - (nu + 1) / den
 
-    def _logpdf_abs_np(self, x):
+    @cached_property
+    def _floats(self):
+        """(nu, 1/sqrt(nu), (nu+1)/2) as doubles, computed once (float screens only)."""
         nu = float(self.nu)
-        root = math.sqrt(nu)
-        near = np.log1p(np.minimum(x, root) ** 2 / nu)
-        large = np.maximum(x, root)
-        far = 2 * np.log(large / root) + np.log1p((root / large) ** 2)
-        return float(self.log_norm_const_mp()) - (nu + 1) / 2 * np.where(x <= root, near, far)
+        return nu, 1.0 / math.sqrt(nu), (nu + 1) / 2
+
+    def _logpdf_abs_np(self, x):
+        # ln(1 + t^2), t = x / sqrt(nu): t*t overflows beyond 1e154, where 2 ln t is the value
+        # to double precision (the dropped ln(1 + t^-2) < 1e-300)
+        _, inv_root, half = self._floats
+        with np.errstate(all="ignore"):
+            t = x * inv_root
+            out = np.log1p(t * t)
+            big = t > 1e150
+            if big.any():
+                out = np.where(big, 2 * np.log(t), out)
+            return self._log_c_np - half * out
 
     def _abs_score_np(self, x):
-        nu = float(self.nu)
+        nu = self._floats[0]
         small = np.minimum(x, 1.0)
         large = np.maximum(x, 1.0)
         return np.where(x <= 1.0, (nu + 1) * small / (nu + small**2), (nu + 1) / (large + nu / large))
@@ -500,7 +547,9 @@ class StudentT(NoiseFamily):
         return mpmath.betainc(nu / 2, mpmath.mpf(1) / 2, 0, nu / (nu + x * x), regularized=True) / 2
 
     def _sf_pos_np(self, x):
-        return stats.t.sf(x, float(self.nu))
+        from scipy import special  # imported where needed: the screen never calls it
+
+        return special.stdtr(float(self.nu), -x)  # = P(T > x)
 
     def log_norm_const_mp(self):
         return self._log_c(mpmath.mpf(0))
@@ -557,6 +606,11 @@ class PolyPlace(NoiseFamily):
         return _log(self._am1(like)) - _log(_num(self.alpha, like))
 
     def _log_n(self, like):
+        if isinstance(like, mpmath.mpf):
+            return self._mp_const("log_n", self._log_n_uncached, like)
+        return self._log_n_uncached(like)
+
+    def _log_n_uncached(self, like):
         al = _num(self.alpha, like)
         ratio = _exp(al * self._log_ratio(like))
         return _log(al) - _log(2 * (2 * ratio + self._am1(like)))
@@ -585,20 +639,31 @@ class PolyPlace(NoiseFamily):
         al = _num(self.alpha, s)
         return (al + 1) * s / (1 + s), 1 - (al + 1) / (1 + s)
 
+    @cached_property
+    def _floats(self):
+        """(alpha, alpha - 1, 1/alpha) as doubles, each rounded once from the exact value."""
+        return float(self.alpha), float(self.alpha - 1), float(1 / self.alpha)
+
     def _logpdf_abs_np(self, x):
-        al, am1, inv = float(self.alpha), float(self.alpha - 1), float(1 / self.alpha)
-        with mpmath.workdps(30):
-            z = mpmath.mpf(0)
-            c_near = float(self._log_n(z) + mpmath.log(self._am1(z)))
-            c_far = float(self._log_n(z) + mpmath.log(to_mpf(self.alpha + 1))
-                          + to_mpf(self.alpha) * self._log_inner(z))
+        al, am1, inv = self._floats
+        c_near, c_far = self._piece_consts_np
         with np.errstate(all="ignore"):
             near = c_near + am1 * np.log1p(-np.minimum(x, inv))
             far = c_far - (al + 1) * np.log1p(x)
         return np.where(x < inv, near, far)
 
+    @cached_property
+    def _piece_consts_np(self):
+        """ln of each piece's constant factor, in float64 (computed once per family instance)."""
+        with mpmath.workdps(30):
+            z = mpmath.mpf(0)
+            c_near = float(self._log_n(z) + mpmath.log(self._am1(z)))
+            c_far = float(self._log_n(z) + mpmath.log(to_mpf(self.alpha + 1))
+                          + to_mpf(self.alpha) * self._log_inner(z))
+        return c_near, c_far
+
     def _abs_score_np(self, x):
-        al, am1, inv = float(self.alpha), float(self.alpha - 1), float(1 / self.alpha)
+        al, am1, inv = self._floats
         with np.errstate(all="ignore"):
             return np.where(x < inv, am1 / (1 - np.minimum(x, inv)), (al + 1) / (1 + x))
 

@@ -6,6 +6,7 @@ l(y; x, x') = ln p_x(y) - ln p_x'(y),  p_x(y) = h((y - f(x)) / b(x)) / b(x),  b 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import mpmath
@@ -62,7 +63,11 @@ class Mechanism:
     # -- float64 screening -------------------------------------------------------------
     def centre_scale_np(self, X):
         X = np.atleast_2d(np.asarray(X, float))
-        return self.query.f_np(X), self.bound.B_np(X) / float(self.eta)
+        return self.query.f_np(X), self.bound.B_np(X) / self._eta_float
+
+    @cached_property
+    def _eta_float(self) -> float:
+        return float(self.eta)  # rounded to nearest once: the float screen only
 
     def log_density_np(self, a, b, Y):
         with np.errstate(all="ignore"):
