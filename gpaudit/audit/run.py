@@ -13,7 +13,7 @@ from ..verdict import Check, REFUTED, UNKNOWN
 from .conditions import check_cover, check_smooth
 from ..kernel import numbers
 from .hockey import worst_hockey_stick
-from .search import VerifiedTriple, search
+from .search import Found, VerifiedTriple, search_main, search_seeds
 
 
 def mpstr(v, digits=30) -> str:
@@ -27,6 +27,7 @@ class AuditOutcome:
     best: VerifiedTriple | None
     checks: list = field(default_factory=list)
     stats: dict = field(default_factory=dict)
+    found: Found | None = field(default=None, repr=False)  # the search's pairs and triples
 
 
 def triple_witness(mech: Mechanism, v: VerifiedTriple) -> dict:
@@ -62,12 +63,38 @@ def audit(mech: Mechanism, seed: int = 0, effort: str = "standard", progress=Non
     """Search (x, x', y) violating the claim; only triples verified in mpmath count.
 
     seeds: input points (sequences of d floats, decimal strings or fractions) where another stage
-    saw a condition fail; the audit places pairs around each as around a landmark, down to float64
-    resolution, and always polishes and verifies the best of them (at most SEED_CAP[effort] seeds;
-    malformed points are ignored)."""
+    saw a condition fail; when the first phase found no witness, the audit places pairs around
+    each as around a landmark, down to float64 resolution, and always polishes and verifies the
+    best of them (at most SEED_CAP[effort] seeds; malformed points are ignored)."""
+    outcome = audit_main(mech, seed, effort, progress)
+    return audit_seeds(mech, outcome, seeds) if seeds else outcome
+
+
+def audit_main(mech: Mechanism, seed: int = 0, effort: str = "standard", progress=None) -> AuditOutcome:
+    """The first phase: the screen around the query's landmarks and the guided adversary."""
     t0 = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    verified, n_pairs, (X, Xp, rates), seed_idx = search(mech, rng, effort, progress, seeds=seeds)
+    found = search_main(mech, np.random.default_rng(seed), effort, progress)
+    return _outcome(mech, found, seed, effort, time.perf_counter() - t0)
+
+
+def audit_seeds(mech: Mechanism, outcome: AuditOutcome, seeds) -> AuditOutcome:
+    """The second phase, around seed points, only where the first found no witness (a witness
+    already settles the audit; and so the witness does not depend on whether seeds were given)."""
+    if outcome.witness is not None or not seeds:
+        return outcome
+    t0 = time.perf_counter()
+    effort = outcome.stats["effort"]
+    found = outcome.found.merged(search_seeds(mech, effort, seeds))
+    out = _outcome(mech, found, outcome.stats["seed"], effort,
+                   outcome.stats["seconds"] + time.perf_counter() - t0)
+    out.stats["seed_points"] = len(found.seed_idx)
+    return out
+
+
+def _outcome(mech: Mechanism, found: Found, seed, effort, seconds) -> AuditOutcome:
+    """The audit's checks and summaries from what the search found."""
+    verified, n_pairs, X, Xp, rates, seed_idx = (found.verified, found.n_pairs, found.X, found.Xp,
+                                                 found.rates, found.seed_idx)
     best = verified[0] if verified else None
     eps_lower = best.rate if best is not None and best.rate > 0 else None
     pure = mech.delta == 0
@@ -103,11 +130,8 @@ def audit(mech: Mechanism, seed: int = 0, effort: str = "standard", progress=Non
                                 f"{mpstr(hs[0], 8) if hs else 'n/a'} <= delta (search cannot certify)"))
     checks.append(check_cover(mech, X, Xp))
     checks.append(check_smooth(mech, X, Xp))
-    stats = {"pairs_screened": int(n_pairs), "seed": seed, "effort": effort,
-             "seconds": round(time.perf_counter() - t0, 3)}
-    if seeds:
-        stats["seed_points"] = len(seed_idx)
+    stats = {"pairs_screened": int(n_pairs), "seed": seed, "effort": effort, "seconds": round(seconds, 3)}
     if not pure and hs is not None:
         # delta > 0: what the claim is about is the divergence, not the pure loss rate
         stats["hockey_stick_max"] = numbers.decimal_down(hs[0], 8)
-    return AuditOutcome(witness, eps_lower, best, checks, stats)
+    return AuditOutcome(witness, eps_lower, best, checks, stats, found)

@@ -1,30 +1,41 @@
 """The adversarial audit: search (x, x', y) for the largest privacy-loss rate.
 
-Screen in vectorised float64, polish the best candidates with local optimisation, then re-verify
-in mpmath at 50 and at 100 digits.  Only verified triples count: the audit can refute, never certify.
+Screen in vectorised float64, polish the best candidates with a batched local search (all starts
+at once, in numpy), then re-verify in mpmath at 50 and at 100 digits.  Only verified triples count:
+the audit can refute, never certify.
+
+The search runs in two phases.  ``search_main`` screens pairs placed around the query's landmarks
+and runs the guided adversary; ``search_seeds`` screens pairs around seed points handed in from
+elsewhere (where the proof stage saw a condition fail).  ``gpaudit check`` runs the first before
+the proof stage, so that a verified witness settles ``refuted`` without proving anything, and the
+second only when the first found no witness: the witness for a seed is the same whichever of
+``check``, ``check --full-evidence`` or ``report`` printed it.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
-from scipy.optimize import minimize
 
 from ..model.mechanism import Mechanism, dist_mp, mp_exact
 from ..model.fp import row_norm
 from .candidates import U_GRID, as_points, candidate_pairs, seed_pairs
+from .floatloss import lowered_log_ratio, score_bound, triple_rates
 
 VERIFY_DPS = (50, 100)
-EPS64 = np.finfo(float).eps
 # seed points from elsewhere: how many get guaranteed polish slots, and how many triples each
 SEED_CAP = {"quick": 8, "standard": 16, "thorough": 48}
 SEED_POLISH = {"quick": 2, "standard": 3, "thorough": 6}
 SEED_PAIRS = {"quick": 1500, "standard": 3000, "thorough": 8000}  # pairs per seed
+N_POLISH = {"quick": 6, "standard": 12, "thorough": 30}
+# iterations of the batched Nelder-Mead (every start advances one step per iteration)
+POLISH_ITERS = {"quick": 120, "standard": 200, "thorough": 400}
 # output multiples of the noise scale tried far beyond both centres before verification
 TAIL_MULTIPLES = (10.0, 1e2, 1e3, 1e4, 1e6, 1e9, 1e12)
+_WORSE = 1e300  # the objective of an undefined point (finite, so the simplex arithmetic stays finite)
 
 
 @dataclass
@@ -46,24 +57,37 @@ class VerifiedTriple:
     violates: bool      # log_ratio > epsilon * dist, at both precisions
 
 
-def _score_bound(mech: Mechanism) -> float:
-    """max |psi| of the family, sampled: scales the float64 rounding error of a log-density."""
-    with np.errstate(all="ignore"):
-        v = np.abs(mech.family.score_np(np.concatenate([U_GRID, np.linspace(-3, 3, 601)])))
-    v = v[np.isfinite(v)]
-    return max(1.0, float(v.max()) if v.size else 1.0)
+@dataclass
+class Found:
+    """What one phase of the search produced: the verified triples (best first), the screened
+    pairs and their float rates, and for every seed point the indices of its pairs in X."""
+    verified: list
+    X: np.ndarray
+    Xp: np.ndarray
+    rates: np.ndarray
+    seed_idx: list = field(default_factory=list)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.X)
+
+    def merged(self, other: "Found") -> "Found":
+        """Both phases' evidence: pairs concatenated (other's seed indices shifted), triples merged."""
+        shift = len(self.X)
+        verified = sorted(self.verified + other.verified, key=lambda v: -v.rate)
+        return Found(verified, np.concatenate([self.X, other.X]), np.concatenate([self.Xp, other.Xp]),
+                     np.concatenate([self.rates, other.rates]),
+                     self.seed_idx + [i + shift for i in other.seed_idx])
 
 
 def screen_rates(mech: Mechanism, X, Xp, chunk=4000):
     """For each pair, the best y on the output grid and its rate (NaN-safe: NaN never wins).
 
-    Each log-ratio is lowered by a bound on its float64 rounding error (the error of (y - f(x)) / b
-    times the family's largest score): far in the tails, or at inputs of large magnitude, the float
-    value of a tiny pair's loss is rounding noise, and must not crowd real candidates out."""
+    Each log-ratio is lowered by a bound on its float64 rounding error (floatloss)."""
     best_rate = np.full(len(X), -np.inf)
     best_y = np.zeros(len(X))
     d = row_norm(X - Xp)
-    psi = _score_bound(mech)
+    psi = score_bound(mech)
     for s in range(0, len(X), chunk):
         sl = slice(s, s + chunk)
         a, b = mech.centre_scale_np(X[sl])
@@ -71,11 +95,7 @@ def screen_rates(mech: Mechanism, X, Xp, chunk=4000):
         with np.errstate(all="ignore"):  # b * 1e12 overflows for b near 1e300: inf never wins
             Y = np.concatenate([a[:, None] + b[:, None] * U_GRID[None, :],
                                 ap[:, None] + bp[:, None] * U_GRID[None, :]], axis=1)
-            lr = (mech.log_density_np(a[:, None], b[:, None], Y)
-                  - mech.log_density_np(ap[:, None], bp[:, None], Y))
-            aY = np.abs(Y)
-            err = 4 * EPS64 * psi * ((aY + np.abs(a)[:, None]) / b[:, None] + (aY + np.abs(ap)[:, None]) / bp[:, None])
-            lr = lr - err
+            lr = lowered_log_ratio(mech, a[:, None], b[:, None], ap[:, None], bp[:, None], Y, psi)
         lr[~np.isfinite(lr)] = -np.inf
         k = np.argmax(lr, axis=1)
         rows = np.arange(len(k))
@@ -91,65 +111,108 @@ def _top_distinct(rates, k):
     return [i for i in order[:k] if np.isfinite(rates[i])]
 
 
-def point_loss(mech: Mechanism):
-    """(x, x', y) -> ln p_x(y) - ln p_x'(y) in float64: Mechanism.log_ratio_point's arithmetic with
-    the constants converted once (the local searches call it thousands of times)."""
-    eta = float(mech.eta)
-    f, B, logpdf = mech.query.f_math, mech.bound.B_math, mech.family.logpdf_np
+def nelder_mead_batch(fun, Z0, widths, iters):
+    """Minimise fun from every row of Z0 at once; return the best point of each simplex and its
+    value.  fun maps an (m, n) array of points to m finite values.
 
-    def loss(x, xp, y):
-        a, b = f(x), B(x) / eta
-        ap, bp = f(xp), B(xp) / eta
-        if not (b > 0 and bp > 0 and np.isfinite(b) and np.isfinite(bp)):
-            return float("nan")
-        u = np.array([(y - a) / b, (y - ap) / bp])
-        lp = logpdf(u)
+    Nelder-Mead with the adaptive coefficients of Gao and Han (2012), as scipy's ``adaptive``
+    option: each simplex starts at its row of Z0 and that row plus widths[k, j] along axis j, and
+    takes one step per iteration.  The four trial points of a step (reflection, expansion, outer
+    and inner contraction) are evaluated for all simplices in one call; simplices that shrink
+    re-evaluate their other vertices in one more.  Deterministic: no randomness, no clock."""
+    Z0 = np.asarray(Z0, float)
+    K, n = Z0.shape
+    S = np.repeat(Z0[:, None, :], n + 1, axis=1)
+    S[:, 1:, :] += np.asarray(widths, float)[:, None, :] * np.eye(n)[None, :, :]
+    F = fun(S.reshape(-1, n)).reshape(K, n + 1)
+    rho, chi, psi, sigma = 1.0, 1.0 + 2.0 / n, 0.75 - 1.0 / (2.0 * n), 1.0 - 1.0 / n
+    for _ in range(iters):
+        order = np.argsort(F, axis=1, kind="stable")
+        S = np.take_along_axis(S, order[:, :, None], axis=1)
+        F = np.take_along_axis(F, order, axis=1)
+        c = S[:, :-1].mean(axis=1)
+        w = S[:, -1]
         with np.errstate(all="ignore"):
-            return float(lp[0] - np.log(b) - lp[1] + np.log(bp))
-    return loss
+            trial = np.concatenate([c + rho * (c - w), c + rho * chi * (c - w),
+                                    c + psi * rho * (c - w), c - psi * (c - w)])
+        ft = fun(trial).reshape(4, K)
+        xr, xe, xoc, xic = trial.reshape(4, K, n)
+        fr, fe, foc, fic = ft
+        best, second, worst = F[:, 0], F[:, -2], F[:, -1]
+        expand = fr < best
+        reflect = ~expand & (fr < second)
+        outer = ~expand & ~reflect & (fr < worst)
+        inner = ~expand & ~reflect & ~outer
+        new = np.where((expand & (fe < fr))[:, None], xe, xr)
+        fnew = np.where(expand & (fe < fr), fe, fr)
+        take_out = outer & (foc <= fr)
+        take_in = inner & (fic < worst)
+        new = np.where(take_out[:, None], xoc, np.where(take_in[:, None], xic, new))
+        fnew = np.where(take_out, foc, np.where(take_in, fic, fnew))
+        shrink = (outer & ~take_out) | (inner & ~take_in)
+        keep = ~shrink
+        S[keep, -1] = new[keep]
+        F[keep, -1] = fnew[keep]
+        if shrink.any():
+            s0 = S[shrink, :1]
+            S[shrink, 1:] = s0 + sigma * (S[shrink, 1:] - s0)
+            F[shrink, 1:] = fun(S[shrink, 1:].reshape(-1, n)).reshape(-1, n)
+    k = np.argmin(F, axis=1)
+    rows = np.arange(K)
+    return S[rows, k], F[rows, k]
 
 
-def polish(mech: Mechanism, t: Triple, Lambda: float, budget=400, local=False, loss=None) -> Triple:
-    """Nelder-Mead on (x, x' - x, v), y = f(x) + b(x) sinh(v): climbs the rate locally.
+def polish_all(mech: Mechanism, triples, Lambda: float, local, iters: int):
+    """Batched Nelder-Mead on (x, x' - x, v), y = f(x) + b(x) sinh(v): climbs each triple's rate.
 
-    local=True starts from a simplex scaled to the pair's length (instead of 5% of each coordinate),
-    so that a pair at a point of large magnitude (a seed far from the origin) stays where it is."""
+    local[k] starts triple k from a simplex scaled to its pair's length (instead of 5% of each
+    coordinate, scipy's default), so that a pair at a point of large magnitude (a seed far from the
+    origin) stays where it is.  Returns, for each triple, the better of it and its polished form."""
+    if not triples:
+        return []
     d = mech.dim
-    loss = loss or point_loss(mech)
-    eta = float(mech.eta)
-    x0, step0 = np.array(t.x), np.array(t.xp) - np.array(t.x)
-    a, b = mech.centre_scale_np(x0[None, :])
-    v0 = np.arcsinh((t.y - a[0]) / b[0]) if np.isfinite(b[0]) and b[0] > 0 else 0.0
+    psi = score_bound(mech)
+    X0 = np.array([t.x for t in triples], float)
+    S0 = np.array([t.xp for t in triples], float) - X0
+    a, b = mech.centre_scale_np(X0)
+    y0 = np.array([t.y for t in triples], float)
+    with np.errstate(all="ignore"):
+        v0 = np.where(np.isfinite(b) & (b > 0), np.arcsinh((y0 - a) / b), 0.0)
+    v0 = np.where(np.isfinite(v0), v0, 0.0)
+    Z0 = np.concatenate([X0, S0, v0[:, None]], axis=1)
 
-    def unpack(z):
-        x, s = z[:d], z[d:2 * d]
-        n = math.hypot(*s)  # no under- or overflow, and fast for one point
-        if np.isfinite(Lambda) and n > Lambda:
-            s = s * (Lambda / n)
-        aa, bb = mech.query.f_math(x), mech.bound.B_math(x) / eta
-        v = float(np.clip(z[-1], -40, 40))
+    def unpack(Z):
+        X, S = Z[:, :d], Z[:, d:2 * d]
+        if np.isfinite(Lambda):
+            n = row_norm(S)
+            with np.errstate(all="ignore"):
+                S = S * np.where(n > Lambda, Lambda / n, 1.0)[:, None]
+        aa, bb = mech.centre_scale_np(X)
         with np.errstate(all="ignore"):
-            return x, x + s, aa + bb * np.sinh(v)
+            Y = aa + bb * np.sinh(np.clip(Z[:, -1], -40.0, 40.0))
+        return X, X + S, Y
 
-    def neg_rate(z):
-        x, xp, y = unpack(z)
-        dist = math.hypot(*(xp - x))
-        if dist <= 0:
-            return 1e300
-        val = loss(x, xp, y) / dist
-        return -val if np.isfinite(val) else 1e300
+    def objective(Z):
+        X, Xp, Y = unpack(Z)
+        r = triple_rates(mech, X, Xp, Y, psi)
+        return np.where(np.isfinite(r), -r, _WORSE)
 
-    z0 = np.concatenate([x0, step0, [v0]])
-    options = {"maxfev": budget, "xatol": 1e-12, "fatol": 1e-14, "adaptive": True}
-    if local:
-        h = max(math.hypot(*step0), 1e-300)
-        widths = np.concatenate([np.full(2 * d, 0.25 * h), [max(0.5, 0.05 * abs(v0))]])
-        options["initial_simplex"] = np.vstack([z0, z0 + np.diag(widths)])
-        options["xatol"] = min(1e-12, 1e-3 * h)
-    res = minimize(neg_rate, z0, method="Nelder-Mead", options=options)
-    z = res.x if res.fun < neg_rate(z0) else z0
-    x, xp, y = unpack(z)
-    return Triple(tuple(map(float, x)), tuple(map(float, xp)), float(y), -neg_rate(z))
+    widths = np.where(Z0 != 0, 0.05 * np.abs(Z0), 0.00025)
+    for k, is_local in enumerate(local):
+        if is_local:
+            h = max(math.hypot(*S0[k]), 1e-300)
+            widths[k, :2 * d] = 0.25 * h
+            widths[k, -1] = max(0.5, 0.05 * abs(v0[k]))
+    Z, F = nelder_mead_batch(objective, Z0, widths, iters)
+    X, Xp, Y = unpack(Z)
+    out = []
+    for k, t in enumerate(triples):
+        rate = -F[k] if F[k] < _WORSE else -np.inf
+        if np.isfinite(rate) and rate > t.rate:
+            out.append(Triple(tuple(map(float, X[k])), tuple(map(float, Xp[k])), float(Y[k]), float(rate)))
+        else:
+            out.append(t)
+    return out
 
 
 def push_tail(mech: Mechanism, t: Triple) -> Triple:
@@ -204,63 +267,58 @@ def verify(mech: Mechanism, t: Triple) -> VerifiedTriple | None:
         return VerifiedTriple(t.x, t.xp, t.y, dist, lr100, lr100 / dist, bool(v50 and v100))
 
 
-def search(mech: Mechanism, rng, effort="standard", progress=None, seeds=()):
-    """Return (all verified triples, best first), the number of pairs screened, the screened pairs
-    (X, Xp, rates) and, for every seed point used, the indices of its pairs in X.
+def _verify_all(mech: Mechanism, triples):
+    verified = [v for v in (verify(mech, push_tail(mech, t)) for t in triples) if v is not None]
+    verified.sort(key=lambda v: -v.rate)
+    return verified
 
-    Pairs around each seed (see candidates.seed_pairs) are screened with the others, and the best
-    of each seed's own pairs are polished and verified whatever the rest of the budget does."""
+
+def search_main(mech: Mechanism, rng, effort="standard", progress=None) -> Found:
+    """The grid screen around the query's landmarks and the guided adversary, polished and
+    verified (the first phase: no seed points)."""
     Lambda = float(mech.Lambda)
     gamma = float(mech.spec.bound.gamma)
     scale = float(mech.query.scale)
     X, Xp = candidate_pairs(mech.query.landmarks, scale, gamma, Lambda, mech.dim, effort, rng)
-    n_main = len(X)
-    pts = as_points(seeds, mech.dim)[:SEED_CAP[effort]]
-    seed_idx = []
-    if pts:
-        SX, SXp = zip(*(seed_pairs(p, scale, gamma, Lambda, mech.dim, budget=SEED_PAIRS[effort]) for p in pts))
-        start = n_main
-        for a in SX:
-            seed_idx.append(np.arange(start, start + len(a)))
-            start += len(a)
-        X, Xp = np.concatenate([X, *SX]), np.concatenate([Xp, *SXp])
     if progress:
         progress("screen", 0.0)
     rates, ys = screen_rates(mech, X, Xp)
     if progress:
         progress("screen", 1.0)
-    n_polish = {"quick": 6, "standard": 12, "thorough": 30}[effort]
-    loss = point_loss(mech)
-    tops = _top_distinct(rates, n_polish)
-    triples = []
-    for j, i in enumerate(tops):
-        t = Triple(tuple(X[i]), tuple(Xp[i]), float(ys[i]), float(rates[i]))
-        triples.append(t)
-        p = polish(mech, t, Lambda, loss=loss, local=i >= n_main)
-        if np.isfinite(p.rate) and p.rate > t.rate:
-            triples.append(p)
-        if progress:
-            progress("polish", (j + 1) / max(1, len(tops)))
+    n_polish = N_POLISH[effort]
+    tops = [Triple(tuple(X[i]), tuple(Xp[i]), float(ys[i]), float(rates[i]))
+            for i in _top_distinct(rates, n_polish)]
     from .adversary import adversarial_triples
     seed = int(rng.integers(0, 2**31))
-    for x, xp, y, rate in adversarial_triples(mech, seed, effort, extra_marks=pts):
-        t = Triple(x, xp, y, rate)
-        p = polish(mech, t, Lambda, loss=loss)
-        triples.append(p if np.isfinite(p.rate) and p.rate > t.rate else t)
+    guided = [Triple(x, xp, y, rate) for x, xp, y, rate in adversarial_triples(mech, seed, effort)]
+    polished = polish_all(mech, tops + guided, Lambda, [False] * (len(tops) + len(guided)),
+                          POLISH_ITERS[effort])
     if progress:
-        progress("guided", 1.0)
-    # every seed's own best pairs: polished locally and always verified
-    seeded = []
-    for idx in seed_idx:
-        for i in idx[_top_distinct(rates[idx], SEED_POLISH[effort])]:
-            t = Triple(tuple(X[i]), tuple(Xp[i]), float(ys[i]), float(rates[i]))
-            p = polish(mech, t, Lambda, loss=loss, local=True)
-            seeded.append(p if np.isfinite(p.rate) and p.rate > t.rate else t)
+        progress("polish", 1.0)
+    # a screened triple and its polished form both compete; a guided one only in its best form
+    triples = tops + [p for p, t in zip(polished, tops) if p is not t] + polished[len(tops):]
     triples.sort(key=lambda t: -t.rate)
-    verified = []
-    for t in triples[: 2 * n_polish] + seeded:
-        v = verify(mech, push_tail(mech, t))
-        if v is not None:
-            verified.append(v)
-    verified.sort(key=lambda v: -v.rate)
-    return verified, len(X), (X, Xp, rates), seed_idx
+    return Found(_verify_all(mech, triples[: 2 * n_polish]), X, Xp, rates)
+
+
+def search_seeds(mech: Mechanism, effort="standard", seeds=()) -> Found:
+    """Pairs around each seed point (see candidates.seed_pairs) down to float64 resolution; the
+    best of each seed's own pairs are polished locally and always verified (the second phase)."""
+    Lambda = float(mech.Lambda)
+    gamma = float(mech.spec.bound.gamma)
+    scale = float(mech.query.scale)
+    pts = as_points(seeds, mech.dim)[:SEED_CAP[effort]]
+    empty = np.zeros((0, mech.dim))
+    if not pts:
+        return Found([], empty, empty.copy(), np.zeros(0))
+    SX, SXp = zip(*(seed_pairs(p, scale, gamma, Lambda, mech.dim, budget=SEED_PAIRS[effort]) for p in pts))
+    seed_idx, start = [], 0
+    for a in SX:
+        seed_idx.append(np.arange(start, start + len(a)))
+        start += len(a)
+    X, Xp = np.concatenate(SX), np.concatenate(SXp)
+    rates, ys = screen_rates(mech, X, Xp)
+    starts = [Triple(tuple(X[i]), tuple(Xp[i]), float(ys[i]), float(rates[i]))
+              for idx in seed_idx for i in idx[_top_distinct(rates[idx], SEED_POLISH[effort])]]
+    seeded = polish_all(mech, starts, Lambda, [True] * len(starts), POLISH_ITERS[effort])
+    return Found(_verify_all(mech, seeded), X, Xp, rates, seed_idx)
