@@ -38,7 +38,7 @@ def load(path) -> Spec:
 
 
 def check(path_or_spec, seed: int | None = None, effort: str | None = None, progress=None, *,
-          fail_closed: bool = True) -> Result:
+          fail_closed: bool = True, full_evidence: bool = False) -> Result:
     """Check one configuration (a path or a loaded :class:`Spec`) and return its :class:`Result`.
 
     ``seed`` and ``effort`` ("quick", "standard", "thorough") override the file's ``audit``
@@ -47,6 +47,9 @@ def check(path_or_spec, seed: int | None = None, effort: str | None = None, prog
     ``internal`` check with the error; with ``fail_closed=False`` it propagates. A python callable
     that raises (any exception but KeyboardInterrupt, SystemExit included) gives an ``unknown``
     result with a ``user_code`` check naming the callable, the input and the exception.
+    A witness verified on an exact model settles ``refuted`` before the proof stage, which is then
+    skipped; ``full_evidence=True`` runs it anyway (the certified bound of a refuted configuration,
+    and the consistency check between the two), with the same witness.
     """
     if effort is not None and effort not in EFFORTS:
         raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}")
@@ -56,7 +59,7 @@ def check(path_or_spec, seed: int | None = None, effort: str | None = None, prog
     from .check import check_spec, user_code_result
     from .errors import UserCodeError
     try:
-        return check_spec(spec, progress=progress, seed=seed, effort=effort)
+        return check_spec(spec, progress=progress, seed=seed, effort=effort, full_evidence=full_evidence)
     except ConfigError:  # e.g. a python callable's module broke after loading
         raise
     except UserCodeError as err:  # check_spec already turns these into an unknown result

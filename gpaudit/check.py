@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 
-from .audit.run import audit
+from .audit.run import audit_main, audit_seeds
 from .certify.pipeline import certify, prove_stage
 from .kernel import numbers
 from .kernel.decide import Evidence, decide
@@ -30,32 +30,44 @@ def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
                   info=info)
 
 
-def check_spec(spec, progress=None, seed=None, effort=None) -> Result:
+def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False) -> Result:
     """Check one loaded configuration.  A python callable that raises (even SystemExit) gives this
     file an unknown result with a ``user_code`` check naming the input; a callable that cannot be
-    loaded any more raises ConfigError."""
+    loaded any more raises ConfigError.
+
+    The audit's first phase runs before the proof stage: a witness it verifies on an exact model
+    settles ``refuted``, and the proof stage is skipped (its result cannot change the verdict).
+    ``full_evidence`` runs the proof stage anyway, for the certified bound and the consistency
+    check of a refuted configuration; the witness is the same either way."""
     t0 = time.perf_counter()
     try:
-        return _check_spec(spec, progress, seed, effort, t0)
+        return _check_spec(spec, progress, seed, effort, t0, full_evidence)
     except UserCodeError as err:
         return user_code_result(spec, err, time.perf_counter() - t0)
 
 
-def _check_spec(spec, progress, seed, effort, t0) -> Result:
+def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result:
     try:
         mech = build_mechanism(spec)
     except FieldError as err:  # a python callable's module vanished or broke since loading
         raise ConfigError(spec.path, err.field, err.problem) from None
     seed = spec.audit.seed if seed is None else seed
     effort = effort or spec.audit.effort
-    proof = prove_stage(mech)
-    outcome = audit(mech, seed=seed, effort=effort, progress=progress, seeds=proof.seeds)
-    upper, cert_checks, within = certify(mech, outcome, proof)
+    outcome = audit_main(mech, seed=seed, effort=effort, progress=progress)
+    settled = outcome.witness is not None and mech.exact_model and not full_evidence
+    info = {"audit": outcome.stats, "bound_source": mech.bound.source,
+            "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
+    if settled:
+        upper, cert_checks, within = None, [], False
+        info["proof_stage"] = PROOF_SKIPPED
+    else:
+        proof = prove_stage(mech)
+        outcome = audit_seeds(mech, outcome, proof.seeds)
+        info["audit"] = outcome.stats
+        upper, cert_checks, within = certify(mech, outcome, proof)
+        info["certified_bound"] = _certified_bound(mech, proof)
     audit_checks = list(outcome.checks)
     witness, eps_lower = outcome.witness, outcome.epsilon_lower
-    info = {"audit": outcome.stats, "bound_source": mech.bound.source,
-            "family": mech.family.name, "binary_floats": list(spec.binary_floats),
-            "certified_bound": _certified_bound(mech, proof)}
     if not mech.exact_model:
         # a witness on an approximate model (numerical B*, a float64 callable) is evidence only
         info["model"] = ("approximate: " + "; ".join(
@@ -86,6 +98,10 @@ def _check_spec(spec, progress, seed, effort, t0) -> Result:
     return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
                   witness if decision.verdict == REFUTED else None, audit_checks + list(cert_checks), info,
                   decision)
+
+
+PROOF_SKIPPED = ("skipped: a witness verified on the exact model settles refuted, and no proof can change "
+                 "that (--full-evidence runs the proof stage anyway)")
 
 
 def _certified_bound(mech, proof) -> str:
@@ -144,6 +160,7 @@ def _informational(c: Check) -> Check:
     return Check(c.id, SKIPPED, c.method, f"{INFORMATIONAL}; {found}{c.detail}", c.evidence)
 
 
-def check_file(path, progress=None, seed=None, effort=None) -> Result:
+def check_file(path, progress=None, seed=None, effort=None, full_evidence=False) -> Result:
     """Load, validate and check one configuration (raises ConfigError on bad input)."""
-    return check_spec(load_spec(path), progress=progress, seed=seed, effort=effort)
+    return check_spec(load_spec(path), progress=progress, seed=seed, effort=effort,
+                      full_evidence=full_evidence)

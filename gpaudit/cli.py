@@ -32,15 +32,21 @@ class Parser(argparse.ArgumentParser):
         self.exit(CONFIG_ERROR_EXIT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def nonnegative_int(text: str) -> int:
-    """argparse type of --seed: a non-negative integer (a negative seed is a usage error, exit 2)."""
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
-    return value
+def _int_at_least(lo: int, what: str):
+    """An argparse type: a decimal integer >= lo (anything else is a usage error, exit 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a {what} integer, not {text!r}") from None
+        if value < lo:
+            raise argparse.ArgumentTypeError(f"must be a {what} integer, not {text}")
+        return value
+    return parse
+
+
+nonnegative_int = _int_at_least(0, "non-negative")   # --seed
+positive_int = _int_at_least(1, "positive")           # -j
 
 
 def z3_budget_ms(text: str) -> int:
@@ -84,7 +90,9 @@ def finite_point(text: str) -> list:
 def expand_files(paths, errors: list) -> list:
     """FILE arguments with each directory replaced by the *.yaml / *.yml files under it, recursively,
     in sorted path order (hidden files and directories skipped); files given explicitly keep their
-    place.  A directory without one is an error line appended to `errors`."""
+    place.  A file reached twice (a directory and a file in it, or two overlapping directories)
+    is checked once, at its first place.  A directory without one is an error line appended to
+    `errors`."""
     files = []
     for path in paths:
         if not os.path.isdir(path):
@@ -100,7 +108,13 @@ def expand_files(paths, errors: list) -> list:
         if not found and not unreadable:
             errors.append(f"{path}: no *.yaml or *.yml file in this directory or below it")
         files += sorted(found, key=lambda f, top=path: os.path.relpath(f, top).split(os.sep))
-    return files
+    seen, unique = set(), []
+    for f in files:
+        key = os.path.realpath(f)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique
 
 
 class Progress:
@@ -152,6 +166,9 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
         print(f"    {c.status:<9} {c.id:<24} {c.detail}", file=out)
         if verbose and c.method and c.method != "none":
             print(f"    {'':<9} {'':<24} method: {c.method}", file=out)
+    skipped = (r.info or {}).get("proof_stage")
+    if skipped:
+        print(f"    {'skipped':<9} {'proof stage':<24} {skipped}", file=out)
     if r.witness:
         w = r.witness
         if "log_ratio" in w:
@@ -292,38 +309,26 @@ def _cmd_check(args) -> int:
     json_out = "-" if fmt == "json" else args.json
     junit_out = "-" if fmt == "junit" else args.junit
     human = sys.stderr if "-" in (json_out, junit_out) or fmt == "github" else sys.stdout
-    from .api import internal_error_result
     if junit_out or args.baseline or fmt == "github":
         from .kernel import z3door
         z3door.set_cache(False)   # a gate decides from fresh proofs, never from the cache
-    from .check import check_spec
     from .report.json_report import result_to_json, write_json_atomic
 
-    from .check import user_code_result
-    from .errors import UserCodeError
-
     results, file_errors = [], 0
-    for spec in specs:
-        prog = Progress(spec.name, sys.stderr.isatty() and not args.quiet)
-        try:
-            r = check_spec(spec, progress=prog, seed=args.seed, effort=args.effort)
-        except ConfigError as err:  # e.g. a python callable's module broke after loading: this file only
-            prog.done()
-            print(f"gpaudit: error: {err.line()}", file=sys.stderr)
+    jobs = min(args.jobs or default_jobs(), len(specs))
+    for spec, outcome in _run_checks(specs, args, jobs):
+        kind = outcome[0]
+        if kind == "config":  # e.g. a python callable's module broke after loading: this file only
+            print(f"gpaudit: error: {outcome[1]}", file=sys.stderr)
             if fmt == "github":
-                print(github_annotation("error", spec.path, "gpaudit configuration error", err.line()))
+                print(github_annotation("error", spec.path, "gpaudit configuration error", outcome[1]))
             file_errors += 1
             continue
-        except UserCodeError as err:  # check_spec handles these; never let user code end the run
-            r = user_code_result(spec, err)
-        except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
-            prog.done()
-            detail = f"{type(err).__name__}: {err}"
-            print(f"gpaudit: internal error on {spec.path}: {detail}", file=sys.stderr)
+        r = outcome[1]
+        if kind == "internal":  # fail closed: an internal error is unknown
+            print(f"gpaudit: internal error on {spec.path}: {outcome[2]}", file=sys.stderr)
             if os.environ.get("GPAUDIT_DEBUG"):
-                traceback.print_exc()
-            r = internal_error_result(spec, err)
-        prog.done()
+                print(outcome[3], file=sys.stderr, end="")
         print_result(r, args.quiet, out=human, verbose=args.verbose)
         if fmt == "github":
             print(github_line(r), flush=True)
@@ -349,6 +354,81 @@ def _cmd_check(args) -> int:
     if file_errors:  # 2 is the worst exit code of all
         code = CONFIG_ERROR_EXIT
     return code
+
+
+def default_jobs() -> int:
+    """-j's default: the cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_one(spec, seed, effort, full_evidence, cache, progress=None):
+    """Check one loaded configuration, never raising: ("result", Result), ("config", error line)
+    or ("internal", Result, detail, traceback text).  Runs in this process or in a worker."""
+    from .api import internal_error_result
+    from .check import check_spec, user_code_result
+    from .errors import UserCodeError
+    from .kernel import z3door
+    z3door.set_cache(cache)
+    try:
+        return ("result", check_spec(spec, progress=progress, seed=seed, effort=effort,
+                                     full_evidence=full_evidence))
+    except ConfigError as err:
+        return ("config", err.line())
+    except UserCodeError as err:  # check_spec handles these; never let user code end the run
+        return ("result", user_code_result(spec, err))
+    except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
+        return ("internal", internal_error_result(spec, err), f"{type(err).__name__}: {err}",
+                traceback.format_exc())
+
+
+def _run_checks(specs, args, jobs):
+    """Yield (spec, outcome of check_one) in input order.  With jobs > 1 the files are checked in
+    that many worker processes (forked from a server that has imported gpaudit once); results are
+    yielded in input order as soon as each is ready, and they are the same as in one process: a
+    check depends only on the file, the seed and the effort."""
+    from .kernel import z3door
+    cache = z3door.cache_enabled()
+    show = sys.stderr.isatty() and not args.quiet
+    if jobs <= 1:
+        for spec in specs:
+            prog = Progress(spec.name, show)
+            try:
+                outcome = check_one(spec, args.seed, args.effort, args.full_evidence, cache, prog)
+            finally:
+                prog.done()
+            yield spec, outcome
+        return
+    import concurrent.futures
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["gpaudit.check", "gpaudit.api"])
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = [pool.submit(check_one, spec, args.seed, args.effort, args.full_evidence, cache)
+                   for spec in specs]
+        try:
+            for i, (spec, fut) in enumerate(zip(specs, futures)):
+                if show and not fut.done():
+                    sys.stderr.write(f"\r[{sum(f.done() for f in futures)}/{len(specs)} done] waiting for {spec.name}"[:79])
+                    sys.stderr.flush()
+                try:
+                    outcome = fut.result()
+                except Exception as err:  # noqa: BLE001 - a worker died (killed, out of memory): unknown
+                    from .api import internal_error_result
+                    outcome = ("internal", internal_error_result(spec, err),
+                               f"worker process failed: {type(err).__name__}: {err}", "")
+                if show:
+                    sys.stderr.write("\r" + " " * 79 + "\r")
+                    sys.stderr.flush()
+                yield spec, outcome
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 def cmd_report(args) -> int:
@@ -478,6 +558,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "a testcase per check and a 'verdict' testcase that fails unless certified")
     c.add_argument("--baseline", metavar="REPORT", help="a previous --json report: also fail (exit 4) on a "
                    "regression (worse verdict, larger certified epsilon, new witness)")
+    c.add_argument("-j", "--jobs", type=positive_int, default=None, metavar="N",
+                   help="check N files at a time in worker processes (default: the number of cores); "
+                   "output and reports keep the input order, and verdicts do not depend on N")
+    c.add_argument("--full-evidence", action="store_true",
+                   help="run the proof stage even when a verified witness already settles refuted "
+                   "(the certified bound of a refuted file, and the consistency check between the two); "
+                   "the witness is the same")
     c.set_defaults(func=cmd_check)
     r = sub.add_parser("report", help="write Markdown and HTML reports with figures",
                        description="Check configurations and write OUT/<name>/{report.json, report.md, "

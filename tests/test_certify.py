@@ -4,6 +4,7 @@ certified configurations survive the audit."""
 from pathlib import Path
 
 import mpmath as mp
+import pytest
 import sympy as sp
 import yaml
 
@@ -59,6 +60,7 @@ def test_calibrated_eta_is_certified_rounded_down_and_survives_the_audit(tmp_pat
     assert r.epsilon_upper <= 1
 
 
+@pytest.mark.slow  # 39 gamma values, a proof stage each
 def test_calibrated_gamma_eta_split(tmp_path):
     out = _calibrated(tmp_path, "threshold-gen-cauchy", 1, at=["0", "3", "10"])
     r = check_file(out, effort="quick")
@@ -98,7 +100,7 @@ def test_approximate_claim_certified_by_lemma_3_6_and_delta_checked(tmp_path):
 
 
 def test_gamma_zero_laplace_with_varying_bound_is_not_certified(tmp_path):
-    r = check_file(EX / "broken" / "threshold-laplace-pure.yaml", effort="quick")
+    r = check_file(EX / "broken" / "threshold-laplace-pure.yaml", effort="quick", full_evidence=True)
     assert r.verdict == "refuted"
     rate = [c for c in r.checks if c.id == "certificate.rate"]
     assert rate and rate[0].status != "certified"

@@ -70,11 +70,17 @@ class Decision:
     verdict: Verdict
     rule: str
     reason: str
+    evidence: Evidence = None
     _token: object = None
 
     def __post_init__(self):
         if self._token is not _TOKEN:
             raise TypeError("a Decision is made only by gpaudit.kernel.decide.decide")
+
+    def __reduce__(self):
+        # Sent to another process (gpaudit check -j N), a Decision is not copied: the receiving
+        # process applies the rule table to the same evidence again.
+        return (decide, (self.evidence,))
 
 
 RULES = ("inconsistent", "refuted", "certified", "approximate", "otherwise")
@@ -83,7 +89,7 @@ RULES = ("inconsistent", "refuted", "certified", "approximate", "otherwise")
 def decide(ev: Evidence) -> Decision:
     """Apply the rule table to the evidence (see the module docstring)."""
     def made(verdict, rule, reason):
-        return Decision(verdict, rule, reason, _TOKEN)
+        return Decision(verdict, rule, reason, ev, _TOKEN)
 
     if ev.inconsistent:
         return made(UNKNOWN, "inconsistent", "a verified loss rate exceeds the certified bound: the model "

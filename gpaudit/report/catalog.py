@@ -122,7 +122,7 @@ def write_reports(items, out_dir, effort=None, seed=None, progress=None, relativ
     for i, spec in enumerate(specs):
         if progress is not None:
             progress(spec.name, i, len(specs))
-        result = check(spec, seed=seed, effort=effort)
+        result = check(spec, seed=seed, effort=effort, full_evidence=True)
         if relative_to is not None:
             result.path = Path(spec.path).resolve().relative_to(Path(relative_to).resolve()).as_posix()
         paths = write_report(result, mechanism_for(spec), out / dir_name(result.name), formats)

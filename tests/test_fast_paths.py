@@ -1,0 +1,158 @@
+"""The fast paths change no verdict: a witness settles refuted before the proof stage (the same
+witness as with --full-evidence), -j N gives what -j 1 gives in input order, a Decision crosses a
+process boundary only by being decided again, the batched Nelder-Mead finds known minima, and the
+cached numeric tables equal freshly computed ones."""
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gpaudit.audit.search import nelder_mead_batch
+from gpaudit.check import PROOF_SKIPPED, check_spec
+from gpaudit.cli import expand_files
+from gpaudit.kernel.decide import CERTIFIED, REFUTED, Decision, Evidence, decide, is_certified_decision
+from gpaudit.spec.load import load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+BROKEN = ROOT / "examples" / "broken"
+
+
+def test_a_witness_settles_refuted_without_the_proof_stage():
+    spec = load_spec(BROKEN / "threshold-student-t-too-much-eta.yaml")
+    fast = check_spec(spec, effort="quick")
+    full = check_spec(spec, effort="quick", full_evidence=True)
+    assert fast.verdict == full.verdict == REFUTED
+    assert fast.witness == full.witness and fast.witness is not None
+    assert fast.epsilon_lower == full.epsilon_lower
+    assert fast.info["proof_stage"] == PROOF_SKIPPED
+    assert not any(c.id.startswith(("proof.", "certificate.")) for c in fast.checks)
+    assert fast.epsilon_upper is None
+    # the full run proves what it can, and its bound is above the claim (the witness agrees)
+    assert "proof_stage" not in full.info
+    assert any(c.id == "certificate.rate" for c in full.checks)
+    assert full.epsilon_upper is not None and full.epsilon_upper > 1
+
+
+def test_a_valid_configuration_still_runs_every_stage():
+    spec = load_spec(ROOT / "examples" / "threshold-laplace-global.yaml")
+    r = check_spec(spec, effort="quick")
+    assert r.verdict == CERTIFIED
+    assert "proof_stage" not in r.info
+    assert any(c.id == "certificate.rate" and c.status == CERTIFIED for c in r.checks)
+
+
+def test_a_decision_is_decided_again_after_pickling():
+    ev = Evidence(within_claim=True, certificate_checks=(CERTIFIED,))
+    d = decide(ev)
+    back = pickle.loads(pickle.dumps(d))
+    assert back == d and is_certified_decision(back)
+    # the evidence is what travels: edited evidence gives the verdict the rule table says
+    forged = decide(Evidence(within_claim=False, certificate_checks=(CERTIFIED,)))
+    assert pickle.loads(pickle.dumps(forged)).verdict != CERTIFIED
+    with pytest.raises(TypeError):
+        Decision(CERTIFIED, "certified", "made by hand", ev)
+
+
+def _run(args, cwd=ROOT):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return subprocess.run([sys.executable, "-m", "gpaudit", "check", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _strip_times(x):
+    if isinstance(x, dict):
+        return {k: _strip_times(v) for k, v in x.items() if not k.startswith("seconds")}
+    if isinstance(x, list):
+        return [_strip_times(v) for v in x]
+    return x
+
+
+def test_parallel_check_equals_sequential_in_input_order(tmp_path):
+    files = [str(BROKEN / "threshold-laplace-small-constant.yaml"),
+             str(ROOT / "examples" / "threshold-laplace-global.yaml"),
+             str(BROKEN / "threshold-laplace-pure.yaml")]
+    outs = {}
+    for j in (1, 2):
+        r = _run(["--effort", "quick", "-j", str(j), "--json", str(tmp_path / f"j{j}.json"), *files])
+        assert r.returncode == 1, r.stderr   # refuted is the worst of the three
+        outs[j] = (r.stdout, json.loads((tmp_path / f"j{j}.json").read_text()))
+    (text1, json1), (text2, json2) = outs[1], outs[2]
+    assert [r["file"] for r in json2] == files  # input order, not completion order
+    assert _strip_times(json1) == _strip_times(json2)
+    assert [line.split()[:2] for line in text1.splitlines() if not line.startswith(" ")] == \
+        [line.split()[:2] for line in text2.splitlines() if not line.startswith(" ")]
+
+
+def test_jobs_must_be_a_positive_integer():
+    r = _run(["-j", "0", "examples/threshold-laplace-global.yaml"])
+    assert r.returncode == 2 and "positive integer" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_file_reached_twice_is_checked_once(tmp_path):
+    (tmp_path / "sub").mkdir()
+    for name in ("a.yaml", "sub/b.yaml"):
+        (tmp_path / name).write_text("x")
+    errors = []
+    files = expand_files([str(tmp_path), str(tmp_path / "sub" / "b.yaml"), str(tmp_path / "sub")], errors)
+    assert not errors
+    assert [Path(f).name for f in files] == ["a.yaml", "b.yaml"]
+
+
+def rosenbrock(Z):
+    return (1 - Z[:, 0]) ** 2 + 100 * (Z[:, 1] - Z[:, 0] ** 2) ** 2
+
+
+def test_batched_nelder_mead_finds_known_minima():
+    starts = np.array([[-1.2, 1.0], [0.0, 0.0], [2.0, 2.0], [-0.5, 3.0]])
+    Z, F = nelder_mead_batch(rosenbrock, starts, np.full(starts.shape, 0.1), 400)
+    assert np.allclose(Z, 1.0, atol=1e-6) and np.all(F < 1e-12)
+    # a quadratic in 5 dimensions, each start with its own centre
+    centres = np.arange(15.0).reshape(3, 5)
+    for c in centres:
+        Z, F = nelder_mead_batch(lambda Z, c=c: np.sum((Z - c) ** 2, axis=1), np.zeros((1, 5)),
+                                 np.full((1, 5), 0.5), 600)
+        assert np.allclose(Z[0], c, atol=1e-5)
+
+
+def test_batched_nelder_mead_is_deterministic_and_never_worse_than_its_start():
+    rng = np.random.default_rng(3)
+    starts = rng.uniform(-3, 3, (16, 3))
+
+    def bumpy(Z):
+        return np.sin(3 * Z).sum(axis=1) + 0.1 * (Z ** 2).sum(axis=1)
+    a = nelder_mead_batch(bumpy, starts, np.full(starts.shape, 0.2), 100)
+    b = nelder_mead_batch(bumpy, starts, np.full(starts.shape, 0.2), 100)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    assert np.all(a[1] <= bumpy(starts))
+
+
+def test_numeric_table_cache_equals_a_fresh_computation(tmp_path, monkeypatch):
+    from gpaudit.model import numeric_ss
+    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
+    monkeypatch.setattr(numeric_ss, "_TABLES", {})
+    args = ((0.0, 0.0), 1.0, 0.25, "exponential", None)
+    kw = dict(r_max=5.0, n_s=201, n_r=301)
+    fresh = numeric_ss.RadialSmoothSensitivity(*args, **kw)
+    stored = list((tmp_path / "numeric").glob("*.npz"))
+    assert len(stored) == 1
+    monkeypatch.setattr(numeric_ss, "_TABLES", {})  # the next one must come from the disk
+    calls = []
+    monkeypatch.setattr(numeric_ss.RadialSmoothSensitivity, "_profile",
+                        lambda self, r: calls.append(1) or np.ones(len(r)))
+    again = numeric_ss.RadialSmoothSensitivity(*args, **kw)
+    assert not calls
+    assert np.array_equal(again.logB, fresh.logB) and np.array_equal(again.l, fresh.l)
+    # another parameter is another table; GPAUDIT_NO_CACHE writes nothing
+    monkeypatch.setenv("GPAUDIT_NO_CACHE", "1")
+    monkeypatch.setattr(numeric_ss, "_TABLES", {})
+    numeric_ss.RadialSmoothSensitivity((0.0, 0.0), 1.0, 0.5, "exponential", None, **kw)
+    assert len(list((tmp_path / "numeric").glob("*.npz"))) == 1
+    assert calls  # computed, not loaded
