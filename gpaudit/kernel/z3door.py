@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -113,22 +114,19 @@ def work_budget(steps: int):
         WORK.cap = None
 
 
+_DIGIT_RUN = re.compile(r"[0-9]+")
+
+
 def numeral_digits(assertions) -> int:
-    """The number of digits of the longest numeral (numerator or denominator) in the assertions."""
+    """The number of digits of the longest numeral (numerator or denominator) in the assertions,
+    read off z3's own SMT-LIB text of them (a fast native call; walking the terms from Python
+    costs more than many a solver call).  A digit run inside a name only makes it larger, so the
+    count errs on the side of a smaller budget, never a larger one."""
     longest = 0
-    seen = set()
-    stack = list(assertions)
-    while stack:
-        e = stack.pop()
-        k = e.get_id()
-        if k in seen:
-            continue
-        seen.add(k)
-        if z3.is_rational_value(e):
-            for n in (e.numerator_as_long(), e.denominator_as_long()):
-                longest = max(longest, len(str(abs(n))) if n else 1)
-        elif z3.is_app(e):
-            stack.extend(e.children())
+    for a in assertions:
+        for run in _DIGIT_RUN.findall(a.sexpr()):
+            stripped = run.lstrip("0")
+            longest = max(longest, len(stripped) if stripped else 1)
     return longest
 
 

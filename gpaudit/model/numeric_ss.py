@@ -10,6 +10,10 @@ search there.  Radial queries f(x) = f0(|x - t|) are reduced to one dimension (L
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
+
 import numpy as np
 
 
@@ -213,6 +217,50 @@ def _golden_max(fun, lo, hi, iters=60):
     return best_x, best_f
 
 
+# -- the radial profile's cache: in memory, and under the user cache directory ------------------
+_TABLES: dict = {}
+_SOURCE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]  # a code change is a new key
+
+
+def _table_key(gamma_h, growth, lam, r_max, n_s, n_r) -> str:
+    text = repr((_SOURCE, float(gamma_h).hex(), growth, float(lam).hex(), float(r_max).hex(), n_s, n_r))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _table_dir():
+    if os.environ.get("GPAUDIT_NO_CACHE"):
+        return None
+    root = os.environ.get("GPAUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gpaudit")
+    return Path(root) / "numeric"
+
+
+def _load_table(key, n_s, n_r):
+    d = _table_dir()
+    if d is None:
+        return None
+    try:
+        with np.load(d / f"{key}.npz") as z:
+            l, w_best, logB = z["l"], z["w_best"], z["logB"]
+    except (OSError, ValueError, KeyError):
+        return None
+    if l.shape != (n_s,) or w_best.shape != (n_s,) or logB.shape != (n_r,):
+        return None
+    return l, w_best, logB
+
+
+def _store_table(key, table):
+    d = _table_dir()
+    if d is None:
+        return
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        tmp = d / f"{key}.tmp{os.getpid()}.npz"
+        np.savez(tmp, l=table[0], w_best=table[1], logB=table[2])
+        tmp.replace(d / f"{key}.npz")
+    except OSError:
+        pass
+
+
 class RadialSmoothSensitivity:
     """B* for the Gaussian kernel f(x) = exp(-|x - t|^2 / (2 h^2)) (Lemma 4.5's radial reduction).
 
@@ -232,10 +280,22 @@ class RadialSmoothSensitivity:
         self.Lambda = np.inf if Lambda is None else float(Lambda) / float(h)
         self.r_max = float(r_max)
         self.s = np.linspace(0.0, self.r_max + 20.0, n_s)
-        self.l, self.w_best = self._lip_table(self.s)
         self.r = np.linspace(0.0, self.r_max, n_r)
-        with np.errstate(divide="ignore"):  # B* underflows to 0 far out when gamma h is huge
-            self.logB = np.log(self._profile(self.r))
+        # the profile depends only on (gamma h, growth, Lambda / h, the grids): computed once per
+        # machine and kept in the user cache (it is the audit's model of B*, never proof evidence)
+        key = _table_key(self.gamma, growth, self.Lambda, self.r_max, n_s, n_r)
+        cached = _TABLES.get(key)
+        if cached is None:
+            cached = _load_table(key, n_s, n_r)
+        if cached is None:
+            l, w_best = self._lip_table(self.s)
+            self.l, self.w_best = l, w_best
+            with np.errstate(divide="ignore"):  # B* underflows to 0 far out when gamma h is huge
+                logB = np.log(self._profile(self.r))
+            cached = (l, w_best, logB)
+            _store_table(key, cached)
+        _TABLES[key] = cached
+        self.l, self.w_best, self.logB = cached
 
     @staticmethod
     def _g(s):
