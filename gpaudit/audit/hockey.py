@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
-from scipy.optimize import brentq
 
 from ..model.mechanism import Mechanism, dist_mp, mp_exact
 from ..model.fp import norm1, row_norm
@@ -20,6 +19,7 @@ from .candidates import U_GRID
 
 def _intervals(mech: Mechanism, x, xp, level):
     """Intervals of y where l(y) > level, found on a grid and polished with brentq (float)."""
+    from scipy.optimize import brentq  # imported here: only a delta > 0 claim needs it
     a, b = mech.centre_scale_np(np.array([x]))
     ap, bp = mech.centre_scale_np(np.array([xp]))
     if not (np.isfinite(b[0]) and np.isfinite(bp[0])):
