@@ -122,11 +122,15 @@ def numeral_digits(assertions) -> int:
     read off z3's own SMT-LIB text of them (a fast native call; walking the terms from Python
     costs more than many a solver call).  A digit run inside a name only makes it larger, so the
     count errs on the side of a smaller budget, never a larger one."""
+    return text_digits("\n".join(a.sexpr() for a in assertions))
+
+
+def text_digits(text: str) -> int:
+    """numeral_digits of assertions whose SMT-LIB text is `text`."""
     longest = 0
-    for a in assertions:
-        for run in _DIGIT_RUN.findall(a.sexpr()):
-            stripped = run.lstrip("0")
-            longest = max(longest, len(stripped) if stripped else 1)
+    for run in _DIGIT_RUN.findall(text):
+        stripped = run.lstrip("0")
+        longest = max(longest, len(stripped) if stripped else 1)
     return longest
 
 
@@ -326,6 +330,15 @@ class Query:
     facts: list
     notes: list
     _smt2: str | None = None
+    _text: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The assertions' SMT-LIB text, one per line (every constant the translation declares is
+        Real, so this determines the query): the proof cache's key and the numeral count."""
+        if self._text is None:
+            self._text = "\n".join(a.sexpr() for a in list(self.facts) + [self.formula])
+        return self._text
 
     @property
     def smt2(self) -> str:
@@ -360,7 +373,7 @@ def _cache_dir() -> Path | None:
 
 
 def cache_key(smt2: str, budget_ms: int) -> str:
-    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v2\n{smt2}"
+    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v3 real-assertions\n{smt2}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -373,13 +386,15 @@ def _num(v) -> Fraction:
     raise ValueError(str(v))
 
 
-def check_formula(assertions, budget_ms: int):
+def check_formula(assertions, budget_ms: int, digits: int | None = None):
     """The one z3 call: (z3 result, solver, seconds) for a conjunction of assertions, with fixed
-    seeds and the deterministic budget.  A z3 exception is `unknown` (fail closed)."""
+    seeds and the deterministic budget.  A z3 exception is `unknown` (fail closed).  `digits`,
+    the longest numeral's digit count, is counted here unless the caller already has it."""
     import time
 
     configure_z3()
-    digits = numeral_digits(assertions)
+    if digits is None:
+        digits = numeral_digits(assertions)
     weight = step_weight(digits)
     steps = rlimit_of(budget_ms, digits)
     left = WORK.remaining()
@@ -432,7 +447,7 @@ def solve(q: Query, budget_ms: int, want_model=(), use_cache=True) -> Answer:
     is never stored, so the cache can never turn one into a proof, and it is not consulted when
     gating (see set_cache)."""
     cdir = _cache_dir() if use_cache else None
-    key = cache_key(q.smt2, budget_ms) if cdir is not None else ""
+    key = cache_key(q.text, budget_ms) if cdir is not None else ""
     if cdir is not None:
         f = cdir / f"{key}.json"
         try:
@@ -446,7 +461,7 @@ def solve(q: Query, budget_ms: int, want_model=(), use_cache=True) -> Answer:
         except (OSError, ValueError, TypeError):
             pass
     before = WORK.spent
-    r, s, dt = check_formula(list(q.facts) + [q.formula], budget_ms)
+    r, s, dt = check_formula(list(q.facts) + [q.formula], budget_ms, text_digits(q.text))
     if r == z3.unsat:
         if cdir is not None:
             try:

@@ -129,10 +129,17 @@ _NONEMPTY: dict = {}
 
 
 def nonempty(conds, timeout_ms=3000, params=()) -> bool:
-    """False only when z3 proves the conjunction empty (memoised; an unknown counts as nonempty)."""
+    """False only when z3 proves the conjunction empty (memoised; an unknown counts as nonempty).
+
+    A float64 sample point satisfying every condition settles "nonempty" without z3: True is the
+    answer that needs no proof (a region kept needlessly only adds vacuous obligations; only a
+    region dropped must be shown empty, and that is always z3's unsat)."""
     key = (frozenset(conds), frozenset(params))
     if key in _NONEMPTY:
         return _NONEMPTY[key]
+    if not params and _sample_hit(conds):
+        _NONEMPTY[key] = True
+        return True
     tr = zb.Translator()
     try:
         formula = tr(sp.And(*conds)) if conds else z3_true()
@@ -143,6 +150,57 @@ def nonempty(conds, timeout_ms=3000, params=()) -> bool:
     out = zb.solve(q, timeout_ms, use_cache=False).status != zb.UNSAT
     _NONEMPTY[key] = out
     return out
+
+
+_COND_FNS: dict = {}
+_SAMPLES: dict = {}
+
+
+def _samples(d: int) -> np.ndarray:
+    """Fixed points of R^d at many scales (deterministic): where a sample hit is looked for."""
+    if d not in _SAMPLES:
+        if d == 1:
+            mags = np.geomspace(1e-12, 1e12, 241)
+            pts = np.concatenate([np.linspace(-100, 100, 2001), mags, -mags])[:, None]
+        else:
+            rng = np.random.default_rng(20261124)
+            scales = np.repeat(np.geomspace(1e-6, 1e6, 13), 300)
+            pts = rng.standard_normal((len(scales), d)) * scales[:, None]
+            grid = np.linspace(-10, 10, 21)
+            pts = np.concatenate([pts, np.stack(np.meshgrid(*[grid] * d), -1).reshape(-1, d)])
+        _SAMPLES[d] = pts
+    return _SAMPLES[d]
+
+
+def _sample_hit(conds) -> bool:
+    """Whether some sample point satisfies every condition in float64 (inputs of 1 to 3 dims)."""
+    if not conds:
+        return True
+    syms = sorted(set().union(*(c.free_symbols for c in conds)), key=lambda v: v.name)
+    if not 1 <= len(syms) <= 3:
+        return False
+    X = _samples(len(syms))
+    mask = np.ones(len(X), bool)
+    cols = [X[:, i] for i in range(len(syms))]
+    for c in conds:
+        key = (tuple(syms), c)
+        fn = _COND_FNS.get(key)
+        if fn is None:
+            try:
+                fn = _COND_FNS[key] = sp.lambdify(syms, c, modules=["numpy"])
+            except Exception:  # noqa: BLE001 - no float form: let z3 decide
+                return False
+        with np.errstate(all="ignore"):
+            try:
+                m = np.broadcast_to(np.asarray(fn(*cols)), (len(X),))
+            except Exception:  # noqa: BLE001 - a float evaluation that fails decides nothing
+                return False
+        if m.dtype != bool:
+            return False
+        mask &= m
+        if not mask.any():
+            return False
+    return True
 
 
 def z3_true():
