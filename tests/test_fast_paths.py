@@ -156,3 +156,17 @@ def test_numeric_table_cache_equals_a_fresh_computation(tmp_path, monkeypatch):
     numeric_ss.RadialSmoothSensitivity((0.0, 0.0), 1.0, 0.5, "exponential", None, **kw)
     assert len(list((tmp_path / "numeric").glob("*.npz"))) == 1
     assert calls  # computed, not loaded
+
+
+def test_a_skipped_proof_stage_is_no_lost_bound_for_the_baseline(tmp_path):
+    """A baseline written with every stage (a refuted file with its certified bound) does not make
+    the fast path's result a regression; a bound that really disappears still is one."""
+    from gpaudit.report.baseline import compare_one
+    from gpaudit.report.json_report import result_to_json
+    spec = load_spec(BROKEN / "threshold-student-t-too-much-eta.yaml")
+    old = result_to_json(check_spec(spec, effort="quick", full_evidence=True))
+    new = result_to_json(check_spec(spec, effort="quick"))
+    assert old["epsilon_upper"] is not None and new["epsilon_upper"] is None
+    assert compare_one(new, old) == []
+    lost = dict(new, info={k: v for k, v in new["info"].items() if k != "proof_stage"})
+    assert any("epsilon_upper lost" in line for line in compare_one(lost, old))

@@ -4,7 +4,8 @@ A regression, for a configuration matched by name between the baseline and the r
 
 * a worse verdict (certified > unknown > refuted),
 * a larger certified epsilon_upper (compared as decimals with mpmath at 60 digits), or an
-  epsilon_upper that disappeared (null where the baseline had a number),
+  epsilon_upper that disappeared (null where the baseline had a number; not where a witness
+  settled refuted and the proof stage was skipped, which the verdict comparison covers),
 * a witness where the baseline had none.
 
 Configurations only in the run, or only in the baseline, are not regressions (a run may check a
@@ -58,7 +59,10 @@ def compare_one(new: dict, old: dict) -> list[str]:
     if RANK.get(nv, -1) < RANK.get(ov, -1):
         out.append(f"{name}: verdict got worse: {ov} -> {nv}")
     nu, ou = new.get("epsilon_upper"), old.get("epsilon_upper")
-    if ou is not None and nu is None:
+    skipped = bool((new.get("info") or {}).get("proof_stage"))
+    if skipped:
+        pass  # refuted by a witness, the proof stage not run: no bound computed is not a bound lost
+    elif ou is not None and nu is None:
         out.append(f"{name}: certified epsilon_upper lost: {ou} -> null")
     elif ou is not None:
         with mpmath.workdps(60):
