@@ -144,16 +144,16 @@ def _short(text, digits=12) -> str:
 
 
 def summary_line(r: Result) -> str:
-    from .kernel.numbers import decimal_down, decimal_up
+    from .kernel.numbers import decimal_down, decimal_up, readable_exact
     lower = "none" if r.epsilon_lower is None else decimal_down(r.epsilon_lower, 6)
     upper = "no certified bound" if r.epsilon_upper is None else "certified <= " + decimal_up(r.epsilon_upper, 6)
     if r.claim["delta"] != "0":
         # a delta > 0 claim is about the hockey-stick divergence: the pure loss rate may be unbounded
         hs = ((r.info or {}).get("audit") or {}).get("hockey_stick_max")
         found = f"largest hockey-stick divergence found {_short(hs, 6) if hs is not None else 'none'}"
-        return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {r.claim['epsilon']}, delta "
-                f"{r.claim['delta']}; {found}; {upper}")
-    return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {r.claim['epsilon']}; "
+        return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}, "
+                f"delta {readable_exact(r.claim['delta'])}; {found}; {upper}")
+    return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}; "
             f"exhibited {lower}; {upper}")
 
 

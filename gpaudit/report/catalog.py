@@ -18,6 +18,8 @@ from pathlib import Path
 
 import yaml
 
+from ..kernel.numbers import readable_exact
+
 from .. import __version__
 from ..spec.types import Spec
 from .html import render_html
@@ -177,7 +179,7 @@ def index_markdown(results) -> str:
              "|---|---|---|---|---|---|---|"]
     for r in results:
         d = dir_name(r.name)
-        lines.append(f"| `{r.name}` | {VERDICT_EMOJI.get(r.verdict, '')} {r.verdict} | {r.claim.get('epsilon')} "
+        lines.append(f"| `{r.name}` | {VERDICT_EMOJI.get(r.verdict, '')} {r.verdict} | {readable_exact(r.claim.get('epsilon'))} "
                      f"| {fmt_number(r.epsilon_upper, 10)} | {fmt_number(r.epsilon_lower, 10)} | `{r.sha256[:12]}` "
                      f"| [md]({d}/report.md) · [html]({d}/report.html) |")
     return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from .. import __version__
+from ..kernel.numbers import readable_exact
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
 from .json_report import result_to_json
 
@@ -107,7 +108,7 @@ def _verdict_case(suite_name: str, rep: dict, seconds: float) -> ET.Element:
     elif verdict != CERTIFIED:
         el = ET.SubElement(case, "failure", {"message": "unknown", "type": UNKNOWN})
         el.text = ("neither certified nor refuted; a CI gate treats unknown as a failure\n"
-                   f"certified epsilon_upper: {rep.get('epsilon_upper')}\n")
+                   f"certified epsilon_upper: {rep.get('epsilon_upper') or 'none'}\n")
     return case
 
 
@@ -124,9 +125,10 @@ def _summary(rep: dict) -> str:
         found = f"largest hockey-stick divergence found {hs}"
     else:
         found = f"exhibited {rep.get('epsilon_lower')}"
+    upper = rep.get("epsilon_upper")
+    bound = "no certified bound" if upper is None else f"certified <= {upper}"
     return (f"{rep.get('verdict')} {rep.get('name')} ({rep.get('file')}): epsilon claimed "
-            f"{claim.get('epsilon')}, delta {claim.get('delta')}; {found}; "
-            f"certified <= {rep.get('epsilon_upper')}\n")
+            f"{readable_exact(claim.get('epsilon'))}, delta {readable_exact(claim.get('delta'))}; {found}; {bound}\n")
 
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

@@ -9,6 +9,8 @@ it; the mechanism in the paper's notation; every check with its evidence; and th
 
 from __future__ import annotations
 
+from ..kernel.numbers import readable_exact
+
 import json
 import platform
 import shlex
@@ -126,13 +128,19 @@ def report_facts(result, mech) -> dict:
 
 def claim_text(result, spec) -> str:
     lam = fmt_exact(spec.bound.Lambda) if spec is not None else "(see the configuration)"
-    return (f"(ε, δ, Λ)-Geo-Privacy with ε = {result.claim.get('epsilon')}, "
-            f"δ = {result.claim.get('delta', '0')}, Λ = {lam}")
+    return (f"(ε, δ, Λ)-Geo-Privacy with ε = {readable_exact(result.claim.get('epsilon'))}, "
+            f"δ = {readable_exact(result.claim.get('delta', '0'))}, Λ = {lam}")
+
+
+def _claimed(text) -> str:
+    """The claimed value as read, and its exact value where that differs (a YAML float)."""
+    shown = readable_exact(text)
+    return shown if shown == str(text) else f"{shown} = {text}"
 
 
 def number_rows(result) -> list[tuple[str, str]]:
     return [
-        ("claimed ε", str(result.claim.get("epsilon"))),
+        ("claimed ε", _claimed(result.claim.get("epsilon"))),
         ("certified ε_upper (a sound upper bound on the true ε)", fmt_number(result.epsilon_upper)),
         ("exhibited ε_lower (largest verified loss rate)", fmt_number(result.epsilon_lower)),
         ("gap ε_upper − ε_lower (tightness of the analysis)", gap_text(result)),
