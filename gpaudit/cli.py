@@ -462,7 +462,8 @@ def cmd_report(args) -> int:
     for r in results:
         print_result(r, quiet=True)
     print(f"reports written to {args.out} (index: {os.path.join(args.out, 'README.md')})")
-    return 0
+    from .verdict import worst_exit
+    return worst_exit(r.exit_code for r in results)  # as check: 0 certified, 1 refuted, 3 unknown
 
 
 def cmd_calibrate(args) -> int:
@@ -569,7 +570,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="write Markdown and HTML reports with figures",
                        description="Check configurations and write OUT/<name>/{report.json, report.md, "
                        "report.html, *.png} and an index OUT/README.md; or, with --catalog, regenerate "
-                       "reports/ for examples/ and examples/broken/.")
+                       "reports/ for examples/ and examples/broken/. The exit code is check's (the worst "
+                       "verdict: 0 certified, 1 refuted, 3 unknown; 2 bad input); --catalog exits 0.")
     r.add_argument("files", nargs="*", metavar="FILE", help="mech.yaml configuration(s) or directories of them "
                    "(every *.yaml / *.yml file under a directory, recursively, sorted)")
     r.add_argument("--out", default="gpaudit-reports", metavar="DIR", help="output directory (default gpaudit-reports)")

@@ -32,3 +32,12 @@ def test_summary_lines_read_well():
            "claim": {"epsilon": "3602879701896397/36028797018963968", "delta": "0"}}
     text = _summary(rep)
     assert "no certified bound" in text and "None" not in text and "0.1 (binary64)" in text
+
+
+def test_report_exits_with_the_worst_verdict(tmp_path):
+    from gpaudit.cli import main
+    broken = ROOT / "examples" / "broken" / "threshold-laplace-small-constant.yaml"
+    valid = ROOT / "examples" / "threshold-laplace-global.yaml"
+    assert main(["report", str(valid), "--out", str(tmp_path / "a"), "--effort", "quick"]) == 0
+    assert main(["report", str(valid), str(broken), "--out", str(tmp_path / "b"), "--effort", "quick"]) == 1
+    assert (tmp_path / "b" / "README.md").exists()  # the reports are written whatever the verdict
