@@ -170,3 +170,11 @@ def test_a_skipped_proof_stage_is_no_lost_bound_for_the_baseline(tmp_path):
     assert compare_one(new, old) == []
     lost = dict(new, info={k: v for k, v in new["info"].items() if k != "proof_stage"})
     assert any("epsilon_upper lost" in line for line in compare_one(lost, old))
+
+
+def test_the_longest_expected_check_is_submitted_first():
+    from gpaudit.cli import cost_hint
+    two_way = cost_hint(load_spec(ROOT / "examples" / "two-way-student-t.yaml"))
+    kde = cost_hint(load_spec(ROOT / "examples" / "kde-2d-student-t.yaml"))
+    simple = cost_hint(load_spec(ROOT / "examples" / "threshold-laplace-global.yaml"))
+    assert two_way > kde > simple > 0
