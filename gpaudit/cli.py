@@ -514,11 +514,17 @@ def cmd_claims(args) -> int:
         print(f"gpaudit: error: --paper: unknown paper {args.paper!r} (known: {', '.join(PAPERS)})",
               file=sys.stderr)
         return CONFIG_ERROR_EXIT
+    if args.json == "-" and args.markdown == "-":
+        print("gpaudit: error: stdout can carry one output, not json and markdown "
+              "(write one of them to a file)", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
     for flag in ("json", "markdown"):
         out = getattr(args, flag)
-        if out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        if out and out != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
             print(f"gpaudit: error: {out}: --{flag}: directory does not exist", file=sys.stderr)
             return CONFIG_ERROR_EXIT
+    # '-' sends that output to stdout, and the human table to stderr
+    human = sys.stderr if "-" in (args.json, args.markdown) else sys.stdout
     tty = sys.stderr.isatty()
 
     def progress(done, total, result):
@@ -529,15 +535,19 @@ def cmd_claims(args) -> int:
     results = run_claims(args.paper, progress=progress, quick=args.quick)
     if tty:
         sys.stderr.write("\r" + " " * 79 + "\r")
-    print(render_table(results))
-    if args.json:
+    print(render_table(results), file=human)
+    if args.json == "-":
+        print(json.dumps(results_to_json(results), indent=2), flush=True)
+    elif args.json:
         write_json_atomic(args.json, results_to_json(results))
-    if args.markdown:
+    if args.markdown == "-":
+        print(render_markdown(results), flush=True)
+    elif args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:
             fh.write(render_markdown(results) + "\n")
     counts = {v: sum(r.verdict == v for r in results) for v in ("verified", "refuted", "unknown")}
     print(f"{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
-          f"{counts['unknown']} unknown")
+          f"{counts['unknown']} unknown", file=human)
     return 0
 
 
@@ -614,8 +624,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check every registered, concrete claim of the four papers with "
                        "gpaudit's own machinery: verified, refuted (with a re-verified witness) or unknown.")
     m.add_argument("--paper", metavar="NAME", help="only this paper (liang-yi, polyplace, laud, liu)")
-    m.add_argument("--json", metavar="OUT", help="write the results as JSON")
-    m.add_argument("--markdown", metavar="OUT", help="write the results as a Markdown page")
+    m.add_argument("--json", metavar="OUT", help="write the results as JSON ('-': to stdout, the table to stderr)")
+    m.add_argument("--markdown", metavar="OUT", help="write the results as a Markdown page ('-': to stdout, the table to stderr)")
     m.add_argument("--quick", action="store_true", help="smaller sweeps")
     m.set_defaults(func=cmd_claims)
     return p

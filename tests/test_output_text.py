@@ -41,3 +41,17 @@ def test_report_exits_with_the_worst_verdict(tmp_path):
     assert main(["report", str(valid), "--out", str(tmp_path / "a"), "--effort", "quick"]) == 0
     assert main(["report", str(valid), str(broken), "--out", str(tmp_path / "b"), "--effort", "quick"]) == 1
     assert (tmp_path / "b" / "README.md").exists()  # the reports are written whatever the verdict
+
+
+def test_claims_json_and_markdown_to_stdout(capsys):
+    import json
+    from gpaudit.cli import main
+    assert main(["claims", "--paper", "liu", "--quick", "--json", "-"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)   # stdout carries the JSON alone
+    assert data and all(d["paper"] == "liu" for d in data)
+    assert "claims:" in err and "verdict" in err
+    assert main(["claims", "--paper", "liu", "--quick", "--markdown", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert "### [liu]" in out and "claims:" in err
+    assert main(["claims", "--paper", "liu", "--json", "-", "--markdown", "-"]) == 2
