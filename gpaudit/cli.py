@@ -366,19 +366,17 @@ def default_jobs() -> int:
 
 def check_one(spec, seed, effort, full_evidence, cache, progress=None):
     """Check one loaded configuration, never raising: ("result", Result), ("config", error line)
-    or ("internal", Result, detail, traceback text).  Runs in this process or in a worker."""
-    from .api import internal_error_result
-    from .check import check_spec, user_code_result
-    from .errors import UserCodeError
+    or ("internal", Result, detail, traceback text).  Runs in this process or in a worker.
+    api.check turns user-code errors into results; its internal errors are caught here, with
+    their traceback for GPAUDIT_DEBUG."""
+    from .api import check, internal_error_result
     from .kernel import z3door
     z3door.set_cache(cache)
     try:
-        return ("result", check_spec(spec, progress=progress, seed=seed, effort=effort,
-                                     full_evidence=full_evidence))
+        return ("result", check(spec, seed=seed, effort=effort, progress=progress, fail_closed=False,
+                                full_evidence=full_evidence))
     except ConfigError as err:
         return ("config", err.line())
-    except UserCodeError as err:  # check_spec handles these; never let user code end the run
-        return ("result", user_code_result(spec, err))
     except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
         return ("internal", internal_error_result(spec, err), f"{type(err).__name__}: {err}",
                 traceback.format_exc())

@@ -13,6 +13,8 @@ is re-verified in mpmath (``search.verify``).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..model.fp import row_norm
@@ -26,8 +28,14 @@ _PSI_GRID = np.unique(np.concatenate([np.linspace(-6, 6, 601),
 
 def score_bound(mech: Mechanism) -> float:
     """max |psi| of the family, sampled (at least 1): scales the rounding error of a log-density."""
+    return _family_score_bound(mech.family)
+
+
+@lru_cache(maxsize=256)
+def _family_score_bound(family) -> float:
+    """score_bound, once per family (a frozen dataclass: equal parameters, one entry)."""
     with np.errstate(all="ignore"):
-        v = np.abs(mech.family.score_np(_PSI_GRID))
+        v = np.abs(family.score_np(_PSI_GRID))
     v = v[np.isfinite(v)]
     return max(1.0, float(v.max()) if v.size else 1.0)
 
@@ -42,10 +50,11 @@ def lowered_log_ratio(mech: Mechanism, a, b, ap, bp, Y, psi: float):
         return lr - err
 
 
-def triple_rates(mech: Mechanism, X, Xp, Y, psi: float):
+def triple_rates(mech: Mechanism, X, Xp, Y, psi: float, at_x=None):
     """The lowered rate of each row triple (X[i], Xp[i], Y[i]); -inf where it is undefined (a
-    zero float distance, a scale that is not finite and positive, a non-finite value)."""
-    a, b = mech.centre_scale_np(X)
+    zero float distance, a scale that is not finite and positive, a non-finite value).  at_x:
+    the centre and scale at X, (a, b), where the caller has already computed them."""
+    a, b = mech.centre_scale_np(X) if at_x is None else at_x
     ap, bp = mech.centre_scale_np(Xp)
     dist = row_norm(Xp - X)  # what float64 kept of the step
     with np.errstate(all="ignore"):

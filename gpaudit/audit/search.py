@@ -182,6 +182,7 @@ def polish_all(mech: Mechanism, triples, Lambda: float, local, iters: int):
     Z0 = np.concatenate([X0, S0, v0[:, None]], axis=1)
 
     def unpack(Z):
+        """(X, X', Y, (centre, scale) at X) of the points Z."""
         X, S = Z[:, :d], Z[:, d:2 * d]
         if np.isfinite(Lambda):
             n = row_norm(S)
@@ -190,11 +191,11 @@ def polish_all(mech: Mechanism, triples, Lambda: float, local, iters: int):
         aa, bb = mech.centre_scale_np(X)
         with np.errstate(all="ignore"):
             Y = aa + bb * np.sinh(np.clip(Z[:, -1], -40.0, 40.0))
-        return X, X + S, Y
+        return X, X + S, Y, (aa, bb)
 
     def objective(Z):
-        X, Xp, Y = unpack(Z)
-        r = triple_rates(mech, X, Xp, Y, psi)
+        X, Xp, Y, at_x = unpack(Z)
+        r = triple_rates(mech, X, Xp, Y, psi, at_x)
         return np.where(np.isfinite(r), -r, _WORSE)
 
     widths = np.where(Z0 != 0, 0.05 * np.abs(Z0), 0.00025)
@@ -204,7 +205,7 @@ def polish_all(mech: Mechanism, triples, Lambda: float, local, iters: int):
             widths[k, :2 * d] = 0.25 * h
             widths[k, -1] = max(0.5, 0.05 * abs(v0[k]))
     Z, F = nelder_mead_batch(objective, Z0, widths, iters)
-    X, Xp, Y = unpack(Z)
+    X, Xp, Y, _ = unpack(Z)
     out = []
     for k, t in enumerate(triples):
         rate = -F[k] if F[k] < _WORSE else -np.inf

@@ -122,7 +122,12 @@ def numeral_digits(assertions) -> int:
     read off z3's own SMT-LIB text of them (a fast native call; walking the terms from Python
     costs more than many a solver call).  A digit run inside a name only makes it larger, so the
     count errs on the side of a smaller budget, never a larger one."""
-    return text_digits("\n".join(a.sexpr() for a in assertions))
+    return text_digits(assertions_text(assertions))
+
+
+def assertions_text(assertions) -> str:
+    """The SMT-LIB text of each assertion, one per line (z3's native printer)."""
+    return "\n".join(a.sexpr() for a in assertions)
 
 
 def text_digits(text: str) -> int:
@@ -337,7 +342,7 @@ class Query:
         """The assertions' SMT-LIB text, one per line (every constant the translation declares is
         Real, so this determines the query): the proof cache's key and the numeral count."""
         if self._text is None:
-            self._text = "\n".join(a.sexpr() for a in list(self.facts) + [self.formula])
+            self._text = assertions_text(list(self.facts) + [self.formula])
         return self._text
 
     @property

@@ -82,17 +82,6 @@ class Mechanism:
         out[bad] = np.nan
         return out
 
-    def log_ratio_point(self, x, xp, y) -> float:
-        """The same for one triple, without array overhead (local search)."""
-        eta = float(self.eta)
-        a, b = self.query.f_math(x), self.bound.B_math(x) / eta
-        ap, bp = self.query.f_math(xp), self.bound.B_math(xp) / eta
-        if not (b > 0 and bp > 0 and np.isfinite(b) and np.isfinite(bp)):
-            return float("nan")
-        u = np.array([(y - a) / b, (y - ap) / bp])
-        lp = self.family.logpdf_np(u)
-        return float(lp[0] - np.log(b) - lp[1] + np.log(bp))
-
     # -- high precision -------------------------------------------------------------------
     def centre_scale_mp(self, x):
         x = [mpmath.mpf(v) for v in x]

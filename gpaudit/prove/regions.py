@@ -152,7 +152,6 @@ def nonempty(conds, timeout_ms=3000, params=()) -> bool:
     return out
 
 
-_COND_FNS: dict = {}
 _SAMPLES: dict = {}
 
 
@@ -183,13 +182,10 @@ def _sample_hit(conds) -> bool:
     mask = np.ones(len(X), bool)
     cols = [X[:, i] for i in range(len(syms))]
     for c in conds:
-        key = (tuple(syms), c)
-        fn = _COND_FNS.get(key)
-        if fn is None:
-            try:
-                fn = _COND_FNS[key] = sp.lambdify(syms, c, modules=["numpy"])
-            except Exception:  # noqa: BLE001 - no float form: let z3 decide
-                return False
+        try:
+            fn = _lambdify(syms, c)
+        except Exception:  # noqa: BLE001 - no float form: let z3 decide
+            return False
         with np.errstate(all="ignore"):
             try:
                 m = np.broadcast_to(np.asarray(fn(*cols)), (len(X),))
