@@ -178,3 +178,18 @@ def test_the_longest_expected_check_is_submitted_first():
     kde = cost_hint(load_spec(ROOT / "examples" / "kde-2d-student-t.yaml"))
     simple = cost_hint(load_spec(ROOT / "examples" / "threshold-laplace-global.yaml"))
     assert two_way > kde > simple > 0
+
+
+def test_a_sample_point_settles_nonempty_and_only_z3_settles_empty(monkeypatch):
+    import sympy as sp
+    from gpaudit.kernel import z3door
+    from gpaudit.prove import regions
+    x = sp.Symbol("x", real=True)
+    calls = []
+    real = z3door.solve
+    monkeypatch.setattr(z3door, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(regions, "_NONEMPTY", {})
+    assert regions.nonempty((x > sp.Rational(1, 3), x < 2)) and not calls       # a sample inside
+    assert not regions.nonempty((x > 1, x < 0)) and len(calls) == 1             # empty: z3's unsat
+    tiny = (x > sp.Rational(1, 10**300), x < sp.Rational(2, 10**300))           # no sample inside
+    assert regions.nonempty(tiny) and len(calls) == 2
