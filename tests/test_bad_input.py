@@ -61,7 +61,7 @@ CORPUS = [
     ("nu-zero", edit("  nu: 3", "  nu: 0"), "noise.nu"),
     ("nu-missing", edit("  nu: 3\n", ""), "noise.nu"),
     ("eta-zero", edit("  eta: 0.5", "  eta: 0"), "noise.eta"),
-    ("family-unknown", edit("family: student_t", "family: gaussian"), "noise.family"),
+    ("family-unknown", edit("family: student_t", "family: uniform"), "noise.family"),
     ("shape-for-wrong-family", edit("  nu: 3", "  nu: 3\n  p: 4"), "noise.p"),
     ("p-one", edit("family: student_t\n  nu: 3", "family: gen_cauchy\n  p: 1"), "noise.p"),
     ("theta-zero", edit("family: student_t\n  nu: 3", "family: gen_cauchy\n  p: 4\n  theta: 0"), "noise.theta"),

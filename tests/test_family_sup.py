@@ -160,6 +160,27 @@ def test_paper_constants_hypotheses():
     assert paper_constants(make_family("student_t", nu=1), 1, 1) == []  # Lemma 3.5 needs nu > 1
 
 
+@pytest.mark.parametrize("name, shape, a, b", [
+    # |psi(1/s)| and u |psi(u)| at u = 1/s, as the papers' closed forms give them
+    ("student_t", {"nu": 3}, lambda s: 4 * s / (1 + 3 * s**2), lambda s: 4 / (1 + 3 * s**2)),
+    ("gen_cauchy", {"p": "5/2", "theta": "3/2"}, lambda s: R(15, 4) * s / (1 + s ** R(5, 2)),
+     lambda s: R(15, 4) / (1 + s ** R(5, 2))),
+    ("polyplace", {"alpha": 3}, lambda s: 4 * s / (1 + s), lambda s: 4 / (1 + s)),
+    ("laplace", {}, lambda s: 1, lambda s: 1 / s),
+    ("gaussian", {}, lambda s: 1 / s, lambda s: 1 / s**2),
+])
+def test_derived_tail_chart_is_the_closed_form(name, shape, a, b):
+    # derived from the definition (the score's last piece times s^K), equal to the closed forms, and
+    # free of negative powers of s exactly where the family's rate is bounded
+    from gpaudit.model.families import S
+
+    derived = make_family(name, **shape).derived
+    assert sympy.simplify(derived.tail_a.expr(S) - a(S)) == 0
+    assert sympy.simplify(derived.tail_b.expr(S) - b(S)) == 0
+    finite = [sympy.limit(r.expr(S), S, 0, "+").is_finite for r in (derived.tail_a, derived.tail_b)]
+    assert finite == [name != "gaussian", name not in ("laplace", "gaussian")]
+
+
 # ---------------------------------------------------------------------------------------------
 # Fail closed
 

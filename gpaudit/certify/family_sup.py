@@ -16,10 +16,11 @@ Compactification. [0, inf] is covered by two charts, u in [0, 1] and s = 1/u in 
 is the compactification t = u/(1+u) in [0, 1] cut at t = 1/2 (the t-box [t0, 1] is exactly the
 s-box [0, (1-t0)/t0]), but boxes stay exact rationals in the variable the formulas use. In
 the s chart the family supplies |psi(1/s)| and 1 + psi(1/s)/s in a form that extends
-continuously to s = 0 (``NoiseFamily.score_parts_tail``; each family proves its identities in a
-comment there). An arb evaluation over a ball [0, s1] therefore encloses g on the whole tail
+continuously to s = 0 (``NoiseFamily.score_parts_tail``, derived from the family's definition:
+the score's last piece as a ratio of sums c u^q, both sums multiplied by s^K so that every power
+of s is >= 0). An arb evaluation over a ball [0, s1] therefore encloses g on the whole tail
 [1/s1, inf) -- the tail is bounded, never dropped -- and when g grows without bound (Laplace
-with c > 0) the ball is infinite and so is ``upper``.
+with c > 0, the Gaussian) the ball is infinite and so is ``upper``.
 
 Branch and bound. Boxes are split at the family's piece boundaries (psi's formula changes
 there; a box whose piece cannot be decided is evaluated with ``score_arb``'s hull over both
@@ -434,7 +435,8 @@ def paper_constants(family: NoiseFamily, eta, gamma) -> list[tuple[str, mpmath.m
                 max(to_mpf(gamma), to_mpf((p * th - 1) * gamma))
                 + to_mpf(p - 1) ** to_mpf((p - 1) / p) * to_mpf(th * eta)))
         if th == 1:
-            out.append(("NRS07 as quoted in Liang-Yi (remark after Lemma 3.5): (p+1)*gamma + (p+1)*eta",
+            out.append(("NRS07 as quoted in Liang-Yi (remark after Lemma 3.5), and Laud-Pankova-Pettai "
+                        "Theorem 3 with b = eta, beta = gamma: (p+1)*gamma + (p+1)*eta",
                         (p + 1) * gamma + (p + 1) * eta))
     elif family.name == "student_t":
         nu = params["nu"]

@@ -16,28 +16,15 @@ import sympy as sp
 import z3
 
 from ..kernel import z3door
-
-U = sp.Symbol("u", nonnegative=True)
+from ..model.families import U  # the variable of the families' derived score forms
 
 
 def abs_score_pieces(family):
-    """[(lo, hi, |psi(u)| as a sympy rational function)] on u >= 0, or None if not rational."""
-    prm = family.params()
-    name = family.name
-    if name == "laplace":
-        return [(sp.Integer(0), sp.oo, sp.Integer(1))]
-    if name == "student_t":
-        nu = prm["nu"]
-        return [(sp.Integer(0), sp.oo, (nu + 1) * U / (nu + U**2))]
-    if name == "gen_cauchy":
-        p, th = prm["p"], prm["theta"]
-        if not (p.is_Integer and p >= 2):
-            return None
-        return [(sp.Integer(0), sp.oo, th * p * U**(p - 1) / (1 + U**p))]
-    if name == "polyplace":
-        al = prm["alpha"]
-        return [(sp.Integer(0), 1 / al, (al - 1) / (1 - U)), (1 / al, sp.oo, (al + 1) / (1 + U))]
-    return None
+    """[(lo, hi, |psi(u)| as a sympy rational function of U)] on u >= 0, or None if not rational.
+
+    Derived from the family's definition (``NoiseFamily.rational_score_pieces``: -d/du ln h per
+    piece, with its exact break points), never typed again here."""
+    return family.rational_score_pieces()
 
 
 class _Z3:

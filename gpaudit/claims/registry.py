@@ -208,13 +208,14 @@ def local_maxima(v: np.ndarray, k: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------------------
-# location-scale noise families (unnormalised log-densities; symmetric, Z with scale 1)
+# location-scale noise families (symmetric, Z with scale 1): gpaudit's model families
 # --------------------------------------------------------------------------------------
 class Family:
-    """Unnormalised log density ``logh`` of a symmetric standard noise family.
+    """Log density ``logh`` (up to an additive constant: the checkers use differences only) and
+    score of a symmetric standard noise family.
 
     ``score_np`` is only used to *locate* maxima on grids; every reported value is
-    recomputed from ``logh_mp`` (numerical differentiation in mpmath where needed).
+    recomputed in mpmath (``logh_mp``, ``score_mp``).
     """
 
     name = "family"
@@ -233,58 +234,48 @@ class Family:
         return mp.diff(self.logh_mp, mp.mpf(u))
 
 
-class GenCauchy(Family):
+class ModelFamily(Family):
+    """A noise family of gpaudit's model (``gpaudit.model.family_defs``, built by the same
+    ``make_family`` as a mech.yaml's ``noise``): its log-density and its score, derived from the
+    family's one definition, in float64 and in mpmath."""
+
+    def __init__(self, family: str, name: str, **shape):
+        from ..model.families import make_family
+
+        self.model = make_family(family, **shape)
+        self.name = name
+
+    def logh_np(self, u):
+        return self.model.logpdf_np(u)
+
+    def logh_mp(self, u):
+        return self.model.logpdf_mp(u)
+
+    def score_np(self, u):
+        return self.model.score_np(u)
+
+    def score_mp(self, u):
+        return self.model.score_mp(u)
+
+
+class GenCauchy(ModelFamily):
     def __init__(self, p, theta=1):
         self.p, self.theta = mp.mpf(p), mp.mpf(theta)
-        self.pf, self.tf = float(p), float(theta)
-        self.name = f"GenCauchy(p={p},theta={theta})"
-
-    def logh_np(self, u):
-        return -self.tf * np.log1p(np.abs(u) ** self.pf)
-
-    def logh_mp(self, u):
-        return -self.theta * mp.log1p(abs(u) ** self.p)
-
-    def score_np(self, u):
-        a = np.abs(u)
-        return -self.tf * self.pf * np.sign(u) * a ** (self.pf - 1) / (1 + a ** self.pf)
+        super().__init__("gen_cauchy", f"GenCauchy(p={p},theta={theta})", p=self.p, theta=self.theta)
 
 
-class StudentT(Family):
+class StudentT(ModelFamily):
     def __init__(self, nu):
-        self.nu, self.nuf = mp.mpf(nu), float(nu)
-        self.name = f"Student-t(nu={nu})"
-
-    def logh_np(self, u):
-        return -(self.nuf + 1) / 2 * np.log1p(u * u / self.nuf)
-
-    def logh_mp(self, u):
-        return -(self.nu + 1) / 2 * mp.log1p(u * u / self.nu)
-
-    def score_np(self, u):
-        return -(self.nuf + 1) * u / (self.nuf + u * u)
+        self.nu = mp.mpf(nu)
+        super().__init__("student_t", f"Student-t(nu={nu})", nu=self.nu)
 
 
-class PolyPlaceFam(Family):
-    """PolyPlace(1, alpha) of Hladik-Tetek (unnormalised)."""
+class PolyPlaceFam(ModelFamily):
+    """PolyPlace(1, alpha) of Hladik-Tetek."""
 
     def __init__(self, alpha):
-        self.a, self.af = mp.mpf(alpha), float(alpha)
-        self.name = f"PolyPlace(alpha={alpha})"
-
-    def logh_np(self, u):
-        a, x = self.af, np.abs(u)
-        inner = x < 1 / a
-        xi = np.minimum(x, 1 / a)
-        v1 = math.log(a - 1) + (a - 1) * np.log1p(-xi)
-        v2 = math.log(a + 1) + a * math.log1p(-1 / a ** 2) - (a + 1) * np.log1p(x)
-        return np.where(inner, v1, v2)
-
-    def logh_mp(self, u):
-        a, x = self.a, abs(mp.mpf(u))
-        if x < 1 / a:
-            return mp.log(a - 1) + (a - 1) * mp.log1p(-x)
-        return mp.log(a + 1) + a * mp.log1p(-1 / a ** 2) - (a + 1) * mp.log1p(x)
+        self.a = mp.mpf(alpha)
+        super().__init__("polyplace", f"PolyPlace(alpha={alpha})", alpha=self.a)
 
 
 def rate_sup(fam: Family, gamma, eta, u_max: float = 1e8):

@@ -1,0 +1,335 @@
+"""The noise families of gpaudit, each defined once.
+
+A family is a frozen dataclass whose fields are its shape parameters (exact sympy numbers), with
+
+- ``density``: ln h(u) on u >= 0 as exact sympy expressions in the parameter symbols, piece by
+  piece between exact break points, and the exact log normalising constant (``Density``);
+- ``check``: the parameter constraints;
+- the sampler, the survival function on u >= 0 in closed form (mpmath and float64; the audit's
+  hockey-stick divergence of (epsilon, delta) claims uses it) and the variance.
+
+The score, the certificate's tail chart, the z3 form and the mpmath / arb / arb-series / numpy
+evaluations are derived from ``density`` (``gpaudit.model.family_base``). Adding a family is one such
+class, its name in FAMILIES below, in gpaudit.spec.load.FAMILY_SHAPES and in docs/mech-yaml.md.
+
+The few float64 forms written by hand (u^p and u*u overflow far in the tails, where the float
+screens still evaluate) are marked "float64 override"; tests/test_family_definitions.py compares
+each with the derived form.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar
+
+import mpmath
+import numpy as np
+import sympy
+from sympy import exp, log, loggamma, pi
+
+from .family_base import Density, NoiseFamily, U, to_mpf
+from .family_eval import log1p
+
+__all__ = ["Laplace", "GenCauchy", "StudentT", "PolyPlace", "Gaussian", "FAMILIES"]
+
+# The shape parameters as symbols (capitalised: a dataclass field of the same name, e.g. GenCauchy's
+# theta with its default 1, would shadow a lower-case name inside the class body).
+P, THETA, NU, ALPHA = sympy.symbols("p theta nu alpha", positive=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Laplace
+
+
+@dataclass(frozen=True)
+class Laplace(NoiseFamily):
+    """h(z) = exp(-|z|)/2; psi(u) = -sign(u) (psi(0) := 0)."""
+
+    name: ClassVar[str] = "laplace"
+    density: ClassVar[Density] = Density(pieces=(-U,), log_norm=-log(2))
+
+    def _sf_pos_mp(self, x):
+        return mpmath.exp(-x) / 2
+
+    def _sf_pos_np(self, x):
+        return 0.5 * np.exp(-x)
+
+    def variance_mp(self):
+        return mpmath.mpf(2)
+
+    def sample(self, rng, size):
+        return rng.laplace(0.0, 1.0, size)
+
+
+# ---------------------------------------------------------------------------------------------
+# Gaussian
+
+
+@dataclass(frozen=True)
+class Gaussian(NoiseFamily):
+    """h(z) = exp(-z^2/2)/sqrt(2 pi); psi(u) = -u. |psi| and u psi are unbounded: under a pure
+    claim the certificate rate is infinite whenever eta a > 0 or c > 0."""
+
+    name: ClassVar[str] = "gaussian"
+    density: ClassVar[Density] = Density(pieces=(-U**2 / 2,), log_norm=-log(2 * pi) / 2)
+
+    def _sf_pos_mp(self, x):
+        return mpmath.ncdf(-x)
+
+    def _sf_pos_np(self, x):
+        from scipy import special  # imported where needed: the screen never calls it
+
+        return special.ndtr(-x)
+
+    def variance_mp(self):
+        return mpmath.mpf(1)
+
+    def sample(self, rng, size):
+        return rng.standard_normal(size)
+
+
+# ---------------------------------------------------------------------------------------------
+# Generalized Cauchy
+
+
+@dataclass(frozen=True)
+class GenCauchy(NoiseFamily):
+    """Liang-Yi Section 2.1: h(z) = c / (1 + |z|^p)^theta,
+    c = p Gamma(theta) / (2 Gamma(1/p) Gamma(theta - 1/p)); p > 1, theta > 0, p theta > 1.
+
+    psi(u) = -theta p sign(u) |u|^(p-1) / (1 + |u|^p).
+    """
+
+    p: sympy.Expr
+    theta: sympy.Expr = sympy.Integer(1)
+    name: ClassVar[str] = "gen_cauchy"
+    density: ClassVar[Density] = Density(
+        pieces=(-THETA * log1p(U**P),),
+        log_norm=log(P) + loggamma(THETA) - log(2) - loggamma(1 / P) - loggamma(THETA - 1 / P),
+    )
+
+    def check(self):
+        if not self.p > 1:
+            raise ValueError(f"p: must be > 1, got {self.p}")
+        if not self.theta > 0:
+            raise ValueError(f"theta: must be > 0, got {self.theta}")
+        if not self.p * self.theta > 1:
+            raise ValueError(f"theta: p*theta must be > 1, got p*theta = {self.p * self.theta}")
+
+    def _beta_args(self):
+        """(a, b) with P(|Z| > x) = I_{1/(1+x^p)}(a, b), the regularised incomplete beta."""
+        return self.theta - 1 / self.p, 1 / self.p
+
+    def _sf_pos_mp(self, x):
+        a, b = (to_mpf(v) for v in self._beta_args())
+        w = 1 / (1 + x ** to_mpf(self.p))
+        return mpmath.betainc(a, b, 0, w, regularized=True) / 2
+
+    def _sf_pos_np(self, x):
+        # Near 0 use P(|Z| <= x) = I_{x^p/(1+x^p)}(b, a): the complementary argument is exact.
+        a, b = (float(v) for v in self._beta_args())
+        p_ = float(self.p)
+        small = np.minimum(x, 1.0) ** p_
+        large = np.maximum(x, 1.0) ** (-p_)
+        from scipy import special  # imported where needed: the screen never calls it
+
+        near = 0.5 - 0.5 * special.betainc(b, a, small / (1 + small))
+        far = 0.5 * special.betainc(a, b, large / (1 + large))
+        return np.where(x <= 1.0, near, far)
+
+    def variance_mp(self):
+        p_, th = to_mpf(self.p), to_mpf(self.theta)
+        if not self.p * self.theta > 3:
+            return mpmath.inf
+        return mpmath.exp(
+            mpmath.loggamma(3 / p_) + mpmath.loggamma(th - 3 / p_)
+            - mpmath.loggamma(1 / p_) - mpmath.loggamma(th - 1 / p_)
+        )
+
+    def sample(self, rng, size):
+        # |Z|^p / (1 + |Z|^p) ~ Beta(1/p, theta - 1/p), so |Z| = (G1/G2)^(1/p) with
+        # independent G1 ~ Gamma(1/p), G2 ~ Gamma(theta - 1/p); exact, no cdf inversion.
+        p_, th = float(self.p), float(self.theta)
+        g1 = rng.standard_gamma(1 / p_, size)
+        g2 = rng.standard_gamma(th - 1 / p_, size)
+        sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+        return sign * (g1 / g2) ** (1 / p_)
+
+    # -- float64 overrides: u^p overflows beyond u = 1e308^(1/p) ---------------------------------
+    @cached_property
+    def _floats(self):
+        """(p, theta, theta p) as doubles, rounded to nearest once (float screens only)."""
+        return float(self.p), float(self.theta), float(self.theta * self.p)
+
+    def _logpdf_abs_np(self, x):
+        """float64 override: ln(1 + x^p) = logaddexp(0, p ln x), which never forms x^p (one log,
+        one exp, one log1p per point)."""
+        p_, th, _ = self._floats
+        with np.errstate(divide="ignore"):  # ln 0 = -inf, and logaddexp(0, -inf) = 0
+            return self._log_c_np - th * np.logaddexp(0.0, p_ * np.log(x))
+
+    def _abs_score_np(self, x):
+        """float64 override: theta p / (x + x^(1-p)) beyond x = 1."""
+        p_, _, tp = self._floats
+        small = np.minimum(x, 1.0)
+        large = np.maximum(x, 1.0)
+        near = tp * small ** (p_ - 1) / (1 + small**p_)
+        far = tp / (large + large ** (1 - p_))
+        return np.where(x <= 1.0, near, far)
+
+
+# ---------------------------------------------------------------------------------------------
+# Student's t
+
+
+@dataclass(frozen=True)
+class StudentT(NoiseFamily):
+    """Liang-Yi Section 2.1: h(z) = Gamma((nu+1)/2)/(sqrt(nu pi) Gamma(nu/2)) (1 + z^2/nu)^(-(nu+1)/2),
+    nu > 0.  psi(u) = -(nu+1) u / (nu + u^2).
+    """
+
+    nu: sympy.Expr
+    name: ClassVar[str] = "student_t"
+    density: ClassVar[Density] = Density(
+        pieces=(-(NU + 1) / 2 * log1p(U**2 / NU),),
+        log_norm=loggamma((NU + 1) / 2) - loggamma(NU / 2) - log(NU * pi) / 2,
+    )
+
+    def check(self):
+        if not self.nu > 0:
+            raise ValueError(f"nu: must be > 0, got {self.nu}")
+
+    def _sf_pos_mp(self, x):
+        nu_ = to_mpf(self.nu)
+        return mpmath.betainc(nu_ / 2, mpmath.mpf(1) / 2, 0, nu_ / (nu_ + x * x), regularized=True) / 2
+
+    def _sf_pos_np(self, x):
+        from scipy import special  # imported where needed: the screen never calls it
+
+        return special.stdtr(float(self.nu), -x)  # = P(T > x)
+
+    def variance_mp(self):
+        if not self.nu > 2:
+            return mpmath.inf
+        nu_ = to_mpf(self.nu)
+        return nu_ / (nu_ - 2)
+
+    def sample(self, rng, size):
+        return rng.standard_t(float(self.nu), size)
+
+    # -- float64 overrides: x*x overflows beyond x = 1e154 ---------------------------------------
+    @cached_property
+    def _floats(self):
+        """(nu, 1/sqrt(nu), (nu+1)/2) as doubles, computed once (float screens only)."""
+        nu_ = float(self.nu)
+        return nu_, 1.0 / math.sqrt(nu_), (nu_ + 1) / 2
+
+    def _logpdf_abs_np(self, x):
+        """float64 override: ln(1 + t^2), t = x / sqrt(nu), is 2 ln t beyond t = 1e150 (the
+        dropped ln(1 + t^-2) < 1e-300), with ln t = ln x + ln(1/sqrt(nu)) (t itself overflows
+        for x near the top of the float range when nu < 1)."""
+        _, inv_root, half = self._floats
+        with np.errstate(all="ignore"):
+            t = x * inv_root
+            out = np.log1p(t * t)
+            big = ~(t <= 1e150)
+            if big.any():
+                out = np.where(big, 2 * (np.log(x) + math.log(inv_root)), out)
+            return self._log_c_np - half * out
+
+    def _abs_score_np(self, x):
+        """float64 override: (nu+1) / (x + nu/x) beyond x = 1."""
+        nu_ = self._floats[0]
+        small = np.minimum(x, 1.0)
+        large = np.maximum(x, 1.0)
+        return np.where(x <= 1.0, (nu_ + 1) * small / (nu_ + small**2), (nu_ + 1) / (large + nu_ / large))
+
+
+# ---------------------------------------------------------------------------------------------
+# PolyPlace
+
+
+@dataclass(frozen=True)
+class PolyPlace(NoiseFamily):
+    """Hladik-Tetek Definition 6 at s = 1, alpha > 1:
+
+    h(z) = N (alpha-1) (1-|z|)^(alpha-1)                          for |z| < 1/alpha,
+    h(z) = N (alpha+1) (1-1/alpha^2)^alpha (1+|z|)^(-alpha-1)      otherwise,
+    N = alpha / (2 (2 ((alpha-1)/alpha)^alpha + alpha - 1)).
+
+    psi(u) = -sign(u) (alpha-1)/(1-|u|) resp. -sign(u) (alpha+1)/(1+|u|); both equal -alpha
+    at |u| = 1/alpha, so psi is continuous there (Lemma 10).
+    """
+
+    alpha: sympy.Expr
+    name: ClassVar[str] = "polyplace"
+    density: ClassVar[Density] = Density(
+        breaks=(1 / ALPHA,),
+        pieces=(log(ALPHA - 1) + (ALPHA - 1) * log1p(-U),
+                log(ALPHA + 1) + ALPHA * log1p(-1 / ALPHA**2) - (ALPHA + 1) * log1p(U)),
+        log_norm=log(ALPHA) - log(2 * (2 * exp(ALPHA * log1p(-1 / ALPHA)) + ALPHA - 1)),
+    )
+    # N, K = (1-1/alpha^2)^alpha and r = ((alpha-1)/alpha)^alpha, for the distribution function
+    _TAIL_CONSTS: ClassVar[tuple] = (exp(density.log_norm), exp(ALPHA * log1p(-1 / ALPHA**2)),
+                                     exp(ALPHA * log1p(-1 / ALPHA)))
+
+    def check(self):
+        if not self.alpha > 1:
+            raise ValueError(f"alpha: must be > 1, got {self.alpha}")
+
+    def _tail_consts(self):
+        """(N, K, r) in mpmath at the working precision."""
+        return tuple(self.constant_mp(c) for c in self._TAIL_CONSTS)
+
+    def _sf_pos_mp(self, x):
+        # Integrating Definition 6: for x >= 1/alpha, P(Z > x) = N (alpha+1)/alpha K (1+x)^-alpha;
+        # below, add N (alpha-1)/alpha ((1-x)^alpha - ((alpha-1)/alpha)^alpha).
+        al, am1 = to_mpf(self.alpha), to_mpf(self.alpha - 1)
+        n, k, r = self._tail_consts()
+        if x >= to_mpf(1 / self.alpha):
+            return n * (al + 1) / al * k * (1 + x) ** (-al)
+        return n * (al + 1) / al * r + n * am1 / al * ((1 - x) ** al - r)
+
+    @cached_property
+    def _tail_floats(self):
+        with mpmath.workdps(30):
+            return tuple(float(v) for v in self._tail_consts())
+
+    def _sf_pos_np(self, x):
+        al, am1, inv = float(self.alpha), float(self.alpha - 1), float(1 / self.alpha)
+        n, k, r = self._tail_floats
+        near = n * (al + 1) / al * r + n * am1 / al * ((1 - np.minimum(x, inv)) ** al - r)
+        far = n * (al + 1) / al * k * (1 + x) ** (-al)
+        return np.where(x >= inv, far, near)
+
+    def variance_mp(self):
+        """Hladik-Tetek Lemma 13 at s = 1 (finite for alpha > 2)."""
+        if not self.alpha > 2:
+            return mpmath.inf
+        a = to_mpf(self.alpha)
+        num = (1 / a + 1) ** (-a) * ((19 * a**2 + 5) * (1 - 1 / a**2) ** a
+                                     + (a - 2) * (a - 1) ** 2 * (1 / a + 1) ** a)
+        den = (2 * ((a - 1) / a) ** a + a - 1) * (a**4 - 5 * a**2 + 4)
+        return 2 * num / den
+
+    def sample(self, rng, size):
+        # Invert v = P(|Z| > x) = 2 sf(x) piece by piece.
+        al = float(self.alpha)
+        n, k, r = self._tail_floats
+        v = 1.0 - rng.random(size)  # in (0, 1]
+        v0 = 2 * n * (al + 1) / al * r  # P(|Z| > 1/alpha)
+        far = (v * al / (2 * n * (al + 1) * k)) ** (-1 / al) - 1
+        inner = np.maximum((v - v0) * al / (2 * n * float(self.alpha - 1)) + r, 0.0)
+        near = 1 - inner ** (1 / al)
+        mag = np.where(v <= v0, far, near)
+        sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+        return sign * mag
+
+
+# ---------------------------------------------------------------------------------------------
+
+FAMILIES: dict[str, type[NoiseFamily]] = {
+    cls.name: cls for cls in (Laplace, GenCauchy, StudentT, PolyPlace, Gaussian)
+}
