@@ -101,7 +101,7 @@ def report(result: Result, out_dir, formats=("json", "md", "html"), mech=None) -
     The figures need the mechanism: pass ``mech`` or let it be rebuilt from ``result.path``.
     Returns {"json": path, "md": path, "html": path, "png:<figure>": path, ...}.
     """
-    from .report.catalog import write_report
+    from .report.directory import write_report
     if isinstance(formats, str):
         formats = (formats,)
     if mech is None and set(formats) - {"json"}:

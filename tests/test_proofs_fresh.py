@@ -1,5 +1,6 @@
 """proofs/<name>/ is fresh: present for every catalog configuration, pinned to the config's current
-sha256, and every SMT block a valid configuration relies on is `unsat` when z3 re-checks it.
+sha256 and to the current decision-relevant code (gpaudit.provenance.code_sha256), and every SMT block
+a valid configuration relies on is `unsat` when z3 re-checks it.
 
 Regenerate with:  gpaudit prove examples/*.yaml examples/broken/*.yaml
 """
@@ -10,6 +11,10 @@ from pathlib import Path
 import pytest
 import z3
 
+from gpaudit.model.mechanism import build_mechanism
+from gpaudit.prove.artifacts import CODE_MD, CODE_TAG, SHA_TAG, write_artifacts
+from gpaudit.prove.engine import prove_conditions
+from gpaudit.provenance import code_sha256
 from gpaudit.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,16 +25,38 @@ BLOCK = re.compile(r"^; obligation (\d+): condition=(\S+) region=(\S+) answer=(\
 REGEN = "stale proofs: run `gpaudit prove examples/*.yaml examples/broken/*.yaml`"
 
 
+def _header(text, tag):
+    m = re.search(rf"^{re.escape(tag)}`?([0-9a-f]{{64}})`?", text, re.M)
+    return m.group(1) if m else None
+
+
+def stale_proof(spec, d: Path) -> list[str]:
+    """What in the proof directory d of a configuration is missing or stale ([] = fresh)."""
+    rel = d.relative_to(d.parent.parent).as_posix()
+    if not ((d / "proof.md").is_file() and (d / "obligations.smt2").is_file()):
+        return [f"{rel} missing; {REGEN}"]
+    texts = {"obligations.smt2": (d / "obligations.smt2").read_text(), "proof.md": (d / "proof.md").read_text()}
+    out = []
+    if _header(texts["obligations.smt2"], SHA_TAG) != spec.sha256:
+        out.append(f"{rel}/obligations.smt2: its configuration changed (or no config-sha256 header); {REGEN}")
+    if spec.sha256 not in texts["proof.md"]:
+        out.append(f"{rel}/proof.md: its configuration changed; {REGEN}")
+    code = code_sha256()
+    for name, tag in (("obligations.smt2", CODE_TAG), ("proof.md", CODE_MD)):
+        recorded = _header(texts[name], tag)
+        if recorded != code:
+            out.append(f"{rel}/{name} was produced by decision-relevant code sha256 "
+                       f"{recorded[:12] if recorded else 'none (no such header)'}, the code is now {code[:12]} "
+                       f"(gpaudit.provenance); {REGEN}")
+    return out
+
+
 def _artifacts(path):
     spec = load_spec(path)
     d = ROOT / "proofs" / spec.name
-    assert (d / "proof.md").is_file() and (d / "obligations.smt2").is_file(), f"{d} missing; {REGEN}"
-    text = (d / "obligations.smt2").read_text()
-    m = re.search(r"^; config-sha256: ([0-9a-f]{64})$", text, re.M)
-    assert m, "no sha256 header"
-    assert m.group(1) == spec.sha256, f"{spec.name}: {REGEN}"
-    assert spec.sha256 in (d / "proof.md").read_text(), f"{spec.name}: proof.md {REGEN}"
-    return text
+    problems = stale_proof(spec, d)
+    assert not problems, "\n".join(problems)
+    return (d / "obligations.smt2").read_text()
 
 
 def _unsat(smt: str) -> bool:
@@ -64,3 +91,20 @@ def test_broken_recorded_proofs_recheck_unsat(path):
     for num, cond, region, answer, smt in BLOCK.findall(_artifacts(path)):
         if answer == "unsat":
             assert _unsat(smt), f"obligation {num} ({cond} on {region}) is not unsat"
+
+
+def test_a_proof_from_other_code_is_stale(tmp_path):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-laplace-global.yaml"))
+    d = write_artifacts(mech, prove_conditions(mech, 3000), tmp_path / "proofs", ROOT)
+    assert stale_proof(mech.spec, d) == []
+    code = code_sha256()
+    for name in ("obligations.smt2", "proof.md"):
+        text = (d / name).read_text()
+        assert text.count(code) == 1
+        (d / name).write_text(text.replace(code, "0" * 64))
+        problems = stale_proof(mech.spec, d)
+        assert len(problems) == 1 and problems[0].startswith(f"proofs/threshold-laplace-global/{name} was produced by")
+        assert REGEN in problems[0]
+        (d / name).write_text(text)
+    (d / "proof.md").unlink()
+    assert stale_proof(mech.spec, d) == [f"proofs/threshold-laplace-global missing; {REGEN}"]

@@ -43,21 +43,23 @@ class Query:
     numeric: bool = False           # True when f is only known as a float64 program (no exact model)
 
 
-def soft_threshold(T, tau):
+# A built-in query gives (f, landmarks, scale, Lipschitz constant); `to_float` makes the float landmarks
+# and scale (gpaudit.prove.symbolic, whose parameters are symbols without a float value, passes its own).
+def soft_threshold(T, tau, to_float=float):
     x = input_symbols(1)[0]
     expr = sp.Piecewise((0, x - T < -tau / 2), ((x - T) / tau + sp.Rational(1, 2), x - T <= tau / 2),
                         (1, True))
-    marks = [(float(T - tau / 2),), (float(T),), (float(T + tau / 2),)]
-    return expr, marks, float(tau), 1 / tau
+    marks = [(to_float(T - tau / 2),), (to_float(T),), (to_float(T + tau / 2),)]
+    return expr, marks, to_float(tau), 1 / tau
 
 
-def bounded_range(l, r, tau):
+def bounded_range(l, r, tau, to_float=float):
     x = input_symbols(1)[0]
     m, w = (l + r) / 2, (r - l) / 2 + tau / 2
     expr = sp.Piecewise((0, x < l - tau / 2), ((x - l + tau / 2) / w, x <= m),
                         ((r + tau / 2 - x) / w, x <= r + tau / 2), (0, True))
-    marks = [(float(l - tau / 2),), (float(m),), (float(r + tau / 2),)]
-    return expr, marks, float(tau), 1 / w
+    marks = [(to_float(l - tau / 2),), (to_float(m),), (to_float(r + tau / 2),)]
+    return expr, marks, to_float(tau), 1 / w
 
 
 def two_way_geometry(T1, T2, tau):
@@ -81,19 +83,19 @@ def two_way_regions(T1, T2, tau):
             ((x1 >= a) & (x2 < b), b - x2), ((x1 < a) & (x2 < b), sp.sqrt((a - x1)**2 + (b - x2)**2))]
 
 
-def two_way_threshold(T1, T2, tau):
+def two_way_threshold(T1, T2, tau, to_float=float):
     R1, R2, c0 = two_way_geometry(T1, T2, tau)
     (quad, _), *sides = two_way_regions(T1, T2, tau)
     pieces = [(1, quad)]
     for cond, D in sides:  # a flat Piecewise: cheap to lower and to split into proof regions
         pieces += [(1, cond & (D <= R1)), ((R2 - D) / tau, cond & (D <= R2)), (0, cond)]
     expr = sp.Piecewise(*pieces)
-    a, b = float(c0[0]), float(c0[1])
-    r1, r2 = float(R1), float(R2)
+    a, b = to_float(c0[0]), to_float(c0[1])
+    r1, r2 = to_float(R1), to_float(R2)
     marks = [(a, b), (a - r1, b + 1), (a + 1, b - r1), (a - r2, b + 1), (a + 1, b - r2),
              (a - r1 / np.sqrt(2), b - r1 / np.sqrt(2)), (a - r2 / np.sqrt(2), b - r2 / np.sqrt(2)),
-             (float(T1), float(T2))]
-    return expr, marks, float(tau), 1 / tau
+             (to_float(T1), to_float(T2))]
+    return expr, marks, to_float(tau), 1 / tau
 
 
 def gaussian_kde(t, h):

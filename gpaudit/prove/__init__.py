@@ -13,11 +13,17 @@ Linear growth g_L(r) = 1 + gamma r: the infinitesimal form of condition 2 is the
 |grad ln B| <= gamma (ln g_L(r) = gamma r + O(r^2)); it is necessary, and the certificate's local
 argument uses exactly it.  Condition 2 itself for g_L is stronger (1 + gamma r <= e^(gamma r)) and is
 proved separately as two_point_smooth when the claim needs it (delta > 0).
+
+Layers, each importing only those before it: witness, regions, obligations, arbbox; prover (the
+Prover, ProofOutcome, RegionRate); theorem (the Lemma 3.1 route); engine (instance mode); symbolic;
+then artifacts and cli.  No module of the package reads this namespace, so the re-exports below
+work in any order.
 """
 
 from __future__ import annotations
 
-from .engine import ProofOutcome, RegionRate, prove_conditions  # noqa: F401
+from .prover import ProofOutcome, RegionRate  # noqa: F401
+from .engine import prove_conditions  # noqa: F401
 from .symbolic import SymbolicReport, prove_symbolic  # noqa: F401
 
 __all__ = ["ProofOutcome", "RegionRate", "prove_conditions", "SymbolicReport", "prove_symbolic"]

@@ -22,7 +22,7 @@ from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
-from .engine import Prover, _evidence, _status_of, _summary
+from .prover import Prover, evidence, status_of, summary
 from .witness import WitnessFinder
 
 KINDS = ("soft_threshold", "bounded_range", "two_way_threshold")
@@ -52,19 +52,19 @@ class SymbolicReport:
         return head
 
 
+def _no_float(v) -> float:
+    """The float value of a symbolic parameter, which has none: the landmarks and scale the
+    constructors compute for the audit are discarded here, so any constant serves."""
+    return 0.0
+
+
 def _model_query(kind, P):
-    """The model's own constructor with symbolic parameters.  The constructors also compute float
-    landmarks for the audit, which a symbol cannot give; inside this call only, `float` in the
-    queries module yields 0.0 (the landmarks are discarded, the expression is untouched)."""
-    mq.float = lambda v: 0.0
-    try:
-        if kind == "soft_threshold":
-            return mq.soft_threshold(P["T"], P["tau"])[0]
-        if kind == "bounded_range":
-            return mq.bounded_range(P["l"], P["r"], P["tau"])[0]
-        return mq.two_way_threshold(P["T1"], P["T2"], P["tau"])[0]
-    finally:
-        del mq.float
+    """The model's own constructor with symbolic parameters (only the expression is kept)."""
+    if kind == "soft_threshold":
+        return mq.soft_threshold(P["T"], P["tau"], to_float=_no_float)[0]
+    if kind == "bounded_range":
+        return mq.bounded_range(P["l"], P["r"], P["tau"], to_float=_no_float)[0]
+    return mq.two_way_threshold(P["T1"], P["T2"], P["tau"], to_float=_no_float)[0]
 
 
 def _model_bound(kind, P, growth):
@@ -181,19 +181,19 @@ def prove_symbolic(kind: str, growth: str = "exponential", timeout_ms: int = 200
             cont.append(CERTIFIED if ans.status == zb.UNSAT else
                         (REFUTED if fail("continuity", o.region, ans) else UNKNOWN))
     checks = []
-    st = _status_of(dfn) if dfn else CERTIFIED
-    checks.append(Check("proof.defined", st, _summary(pr.records, "defined") if dfn else "none",
+    st = status_of(dfn) if dfn else CERTIFIED
+    checks.append(Check("proof.defined", st, summary(pr.records, "defined") if dfn else "none",
                         f"{dfn.count(CERTIFIED)} of {len(dfn)} pieces with partial functions certified defined "
                         "on their closure for all parameters" if dfn else "no partial function in f or B",
-                        _evidence(pr, "defined")))
+                        evidence(pr, "defined")))
     for cond in ("B_positive", "cover", "smooth"):
-        st = _status_of(per[cond])
-        checks.append(Check(f"proof.{cond}", st, _summary(pr.records, cond),
+        st = status_of(per[cond])
+        checks.append(Check(f"proof.{cond}", st, summary(pr.records, cond),
                             f"{per[cond].count(CERTIFIED)} of {len(per[cond])} regions certified for all parameters",
-                            _evidence(pr, cond)))
-    st = _status_of(cont) if cont else CERTIFIED
-    checks.append(Check("proof.continuity", st, _summary(pr.records, "continuity"),
-                        f"{cont.count(CERTIFIED)} of {len(cont)} piece boundaries certified", _evidence(pr, "continuity")))
+                            evidence(pr, cond)))
+    st = status_of(cont) if cont else CERTIFIED
+    checks.append(Check("proof.continuity", st, summary(pr.records, "continuity"),
+                        f"{cont.count(CERTIFIED)} of {len(cont)} piece boundaries certified", evidence(pr, "continuity")))
     checks += _two_point(pr, f, B, syms, P, cons, growth, fail, kind)
     status = worst(*[c.status for c in checks])
     return SymbolicReport(kind, growth, SOURCES[kind], assume, status, checks, regions, failing,
@@ -210,13 +210,13 @@ def _two_point(pr, f, B, syms, P, cons, growth, fail, kind):
     st = CERTIFIED if ans.status == zb.UNSAT else UNKNOWN
     out.append(Check("proof.two_point_cover", st, "z3 unsat" if st == CERTIFIED else f"z3 {ans.status}",
                      "B(x) >= L_{f,inf}(x) = sup |f(x) - f(x')| / |x - x'| for all parameters",
-                     _evidence(pr, "two_point_cover")))
+                     evidence(pr, "two_point_cover")))
     if growth == "linear":
         o = obl.two_point_smooth_linear(B, syms, P["gamma"], sp.oo, cons)
         ans = pr.discharge(o)
         st = CERTIFIED if ans.status == zb.UNSAT else UNKNOWN
         out.append(Check("proof.two_point_smooth", st, "z3 unsat" if st == CERTIFIED else f"z3 {ans.status}",
-                         "B(x) <= (1 + gamma |x - x'|) B(x') for all parameters", _evidence(pr, "two_point_smooth")))
+                         "B(x) <= (1 + gamma |x - x'|) B(x') for all parameters", evidence(pr, "two_point_smooth")))
     else:
         out.append(Check("proof.two_point_smooth", SKIPPED, "implied",
                          "g_E: follows from smooth + continuity integrated along segments"))

@@ -22,8 +22,9 @@ from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
 from ..spec.types import two_point_needed
-from .engine import (LEMMA_31, SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, _evidence,
-                     _summary)
+from .prover import SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, evidence, summary
+
+LEMMA_31 = "theorem: Liang-Yi Lemma 3.1"
 
 
 def _nonconstant_point(query):
@@ -100,6 +101,11 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
                   + ("the query is a python callable" if q.expr is None else "the model states no constant"))
         return ProofOutcome([Check(f"proof.{c}", UNKNOWN, LEMMA_31, reason) for c in ids], [], None, route="theorem")
     K = q.lipschitz
+    # The premise is proved in the Euclidean norm; in another norm ||.||, ||v||_2 <= C ||v|| with
+    # C = metric.dual_scale() (equivalently ||g||_* <= C |g|), so f is C K-Lipschitz in it.
+    metric = mech.metric
+    in_metric = "" if metric.euclidean else (f"; in the {metric.label} metric, ||v||_2 <= C ||v|| with "
+                                             f"C = {metric.dual_scale()}, so f is C K-Lipschitz there")
     P = Prover(None, timeout_ms, f=q.expr, B=None, syms=q.symbols, gamma=gamma, growth=spec.bound.growth,
                Lambda=spec.bound.Lambda, numeric=False)
     try:
@@ -114,14 +120,14 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
     lip_ok = bool(leaves) and all(lip) and all(cont) and all(dfn)
     point, gnorm = _nonconstant_point(q)
     checks = [Check("proof.defined", CERTIFIED if all(dfn) else UNKNOWN,
-                    _summary(P.records, "defined") if dfn else "no partial function in f",
+                    summary(P.records, "defined") if dfn else "no partial function in f",
                     "f is defined on the closure of every piece" if all(dfn) else "f's definedness not proved",
-                    _evidence(P, "defined")),
+                    evidence(P, "defined")),
               Check("proof.lipschitz", CERTIFIED if lip_ok else UNKNOWN,
-                    _summary(P.records, "lipschitz") + (" + " + _summary(P.records, "continuity") if cont else ""),
+                    summary(P.records, "lipschitz") + (" + " + summary(P.records, "continuity") if cont else ""),
                     f"f is globally K-Lipschitz, K = {K}: |grad f| <= K on {len(leaves)} region(s), f continuous"
-                    + (f" ({err_text})" if err_text else ""),
-                    _evidence(P, "lipschitz", {"K": str(K)}))]
+                    + (f" ({err_text})" if err_text else "") + in_metric,
+                    evidence(P, "lipschitz", {"K": str(K)}))]
     premise = "f Lambda-locally Lipschitz (proof.lipschitz)"
     st = CERTIFIED if lip_ok else UNKNOWN
     checks.append(Check("proof.B_positive", st if point else UNKNOWN, LEMMA_31,

@@ -1,11 +1,13 @@
 """Report directories, and the generated reports of the catalog (``reports/``).
 
-:func:`write_report` writes one configuration's report.json / report.md / report.html and its
-figures into a directory. :func:`regenerate` does so for every catalog configuration
-(``examples/*.yaml`` and ``examples/broken/*.yaml``) under ``reports/<config-name>/`` and writes
-the index ``reports/README.md``; :func:`stale` lists what is out of date: a report whose recorded
-config sha256 is not the configuration's current one, a missing report, a report without a
-configuration, an index that does not list a configuration at its current hash.
+:func:`write_reports` checks configurations and writes one report directory each
+(:func:`~gpaudit.report.directory.write_report`) and an index. :func:`regenerate` does so for every
+catalog configuration (``examples/*.yaml`` and ``examples/broken/*.yaml``) under
+``reports/<config-name>/`` and writes the index ``reports/README.md``; :func:`stale` lists what is
+out of date: a report whose recorded config sha256 is not the configuration's current one, a report
+(or index) decided by other decision-relevant code than the current one (its recorded
+``code_sha256``, gpaudit.provenance), a missing report, a report without a configuration, an index
+that does not list a configuration at its current hash.
 """
 
 from __future__ import annotations
@@ -21,61 +23,13 @@ import yaml
 from ..kernel.numbers import readable_exact
 
 from .. import __version__
+from ..api import check, load, mechanism_for
+from ..provenance import code_sha256
 from ..spec.types import Spec
-from .html import render_html
-from .json_report import result_to_json, write_atomic
-from .markdown import VERDICT_EMOJI, fmt_number, render_markdown
-from .plots import make_plots
+from .directory import CODE_LINE, FIGURES, REPORT_FILES, code_line, decided_by, put, write_report  # noqa: F401
+from .markdown import VERDICT_EMOJI, fmt_number
 
-FIGURES = ("query", "loss", "family")
-REPORT_FILES = ("report.json", "report.md", "report.html")
-FORMATS = ("json", "md", "html", "png")
-
-
-# ---------------------------------------------------------------------------------------------
-# One report directory
-
-
-def write_report(result, mech, out_dir, formats=("json", "md", "html")) -> dict[str, Path]:
-    """Write the chosen formats of one report into ``out_dir``; returns {format: path}.
-
-    Formats: "json" (report.json, the `gpaudit check --json` object), "md" (report.md, which
-    links its figures, so they are written too), "html" (report.html, figures embedded), "png"
-    (the figures alone). Figure files are keyed "png:<name>". A figure from an earlier run that
-    could not be drawn this time is removed, so no directory mixes two runs.
-    """
-    unknown = set(formats) - set(FORMATS)
-    if unknown:
-        raise ValueError(f"unknown report format(s) {sorted(unknown)} (known: {', '.join(FORMATS)})")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
-    images, errors = {}, {}
-    if {"md", "html", "png"} & set(formats):
-        images = make_plots(result, mech, errors)
-    if {"md", "png"} & set(formats):
-        for name in FIGURES:
-            target = out / f"{name}.png"
-            if name in images:
-                write_atomic(target, images[name])
-                written[f"png:{name}"] = target
-            elif target.exists():
-                target.unlink()
-    if "json" in formats:
-        text = json.dumps(result_to_json(result), indent=2, default=str) + "\n"
-        written["json"] = _put(out / "report.json", text)
-    if "md" in formats:
-        md = render_markdown(result, mech, {k: f"{k}.png" for k in images}, figure_errors=errors)
-        written["md"] = _put(out / "report.md", md)
-    if "html" in formats:
-        written["html"] = _put(out / "report.html", render_html(result, mech, images, figure_errors=errors))
-    return written
-
-
-def _put(path: Path, text: str) -> Path:
-    write_atomic(path, text.encode("utf-8"))
-    return path
-
+REGENERATE = "gpaudit report --catalog"
 
 # ---------------------------------------------------------------------------------------------
 # The catalog
@@ -114,8 +68,6 @@ def write_reports(items, out_dir, effort=None, seed=None, progress=None, relativ
     Configuration errors raise ConfigError (a command line loads every file first, so it can
     exit 2 before checking anything). Two configurations with one name are refused.
     """
-    from ..api import check, load, mechanism_for  # the API module imports this one
-
     specs = [item if isinstance(item, Spec) else load(item) for item in items]
     _refuse_duplicates([s.name for s in specs], [s.path for s in specs])
     out = Path(out_dir)
@@ -130,7 +82,7 @@ def write_reports(items, out_dir, effort=None, seed=None, progress=None, relativ
         paths = write_report(result, mechanism_for(spec), out / dir_name(result.name), formats)
         written += list(paths.values())
         results.append(result)
-    written.append(_put(out / "README.md", index_markdown(results)))
+    written.append(put(out / "README.md", index_markdown(results)))
     return results, written
 
 
@@ -170,11 +122,13 @@ def _remove_orphans(reports: Path, keep: set[str]) -> None:
 
 def index_markdown(results) -> str:
     """The README.md index of a report directory: one row per configuration, linking its reports."""
+    codes = {decided_by(r) for r in results}
+    code = code_line(codes.pop()) if len(codes) == 1 else "Each report records the code sha256 that decided it."
     lines = ["# gpaudit reports", "",
-             f"Generated by gpaudit {__version__} (`gpaudit report`; for the catalog, `gpaudit report "
-             "--catalog`, which checks `examples/*.yaml` and `examples/broken/*.yaml`). Do not edit: "
-             "regenerate. A report is stale when its configuration's sha256 changes "
-             "(`gpaudit.report.catalog.stale`).", "",
+             f"Generated by gpaudit {__version__} (`gpaudit report`; for the catalog, `{REGENERATE}`, "
+             "which checks `examples/*.yaml` and `examples/broken/*.yaml`). Do not edit: "
+             "regenerate. A report is stale when its configuration's sha256 changes, or the code that "
+             "decides a verdict does (`gpaudit.report.catalog.stale`).", "", code, "",
              "| configuration | verdict | claimed ε | certified ε_upper | exhibited ε_lower | config sha256 | report |",
              "|---|---|---|---|---|---|---|"]
     for r in results:
@@ -185,8 +139,11 @@ def index_markdown(results) -> str:
     return "\n".join(lines) + "\n"
 
 
-def stale(root) -> list[str]:
-    """What in reports/ does not match the catalog's current configurations ([] = up to date)."""
+def stale(root, code: str | None = None) -> list[str]:
+    """What in reports/ does not match the catalog's current configurations, or was decided by
+    other code than ``code`` (default: the running gpaudit's :func:`~gpaudit.provenance.code_sha256`);
+    [] = up to date."""
+    code = code or code_sha256()
     root = Path(root)
     reports = root / "reports"
     readme = reports / "README.md"
@@ -194,11 +151,14 @@ def stale(root) -> list[str]:
     out, names = [], set()
     if index is None:
         out.append("reports/README.md: index missing")
+    elif f"{CODE_LINE}`{code}`" not in index:
+        out.append(f"reports/README.md: not generated by the current decision-relevant code (sha256 {code[:12]}); "
+                   f"regenerate with `{REGENERATE}`")
     for path in catalog_configs(root):
         name, sha = config_identity(path)
         d = dir_name(name)
         names.add(d)
-        out += _stale_entry(reports / d, name, sha, path.relative_to(root).as_posix())
+        out += _stale_entry(reports / d, name, sha, path.relative_to(root).as_posix(), code)
         if index is not None and not re.search(rf"`{re.escape(name)}`.*`{sha[:12]}`", index):
             out.append(f"reports/README.md: no row for {name} at sha256 {sha[:12]}")
     if reports.is_dir():
@@ -208,16 +168,25 @@ def stale(root) -> list[str]:
     return out
 
 
-def _stale_entry(d: Path, name: str, sha: str, rel: str) -> list[str]:
+def _stale_entry(d: Path, name: str, sha: str, rel: str, code: str) -> list[str]:
     report = d / "report.json"
     if not report.exists():
         return [f"{name}: report missing (reports/{d.name}/report.json) for {rel}"]
     try:
-        recorded = json.loads(report.read_text(encoding="utf-8")).get("config_sha256")
+        data = json.loads(report.read_text(encoding="utf-8"))
+        recorded, recorded_code = data.get("config_sha256"), data.get("code_sha256")
     except (json.JSONDecodeError, AttributeError, OSError):
         return [f"{name}: reports/{d.name}/report.json is not a JSON report"]
     out = []
     if recorded != sha:
         out.append(f"{name}: {rel} changed since its report (sha256 {str(recorded)[:12]} recorded, {sha[:12]} now)")
+    if recorded_code != code:
+        out.append(f"{name}: reports/{d.name}/report.json was decided by code sha256 {str(recorded_code)[:12]}, "
+                   f"the decision-relevant code is now {code[:12]} (gpaudit.provenance); regenerate with "
+                   f"`{REGENERATE}`")
     out += [f"{name}: reports/{d.name}/{f} missing" for f in REPORT_FILES[1:] if not (d / f).exists()]
+    md = d / "report.md"
+    if md.exists() and f"{CODE_LINE}`{code}`" not in md.read_text(encoding="utf-8"):
+        out.append(f"{name}: reports/{d.name}/report.md does not record the current code sha256 {code[:12]}; "
+                   f"regenerate with `{REGENERATE}`")
     return out

@@ -1,0 +1,57 @@
+"""What `gpaudit check` and `gpaudit sweep` share: checking one loaded configuration without
+raising, the default number of worker processes, and the integer types of --seed and -j."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import traceback
+
+from .errors import ConfigError
+
+
+def default_jobs() -> int:
+    """-j's default: the cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_one(spec, seed, effort, full_evidence, cache, progress=None):
+    """Check one loaded configuration, never raising: ("result", Result), ("config", error line)
+    or ("internal", Result, detail, traceback text).  Runs in this process or in a worker, with
+    the proof cache set as given (and restored after: a caller in this process keeps its own
+    setting).  api.check turns user-code errors into results; its internal errors are caught
+    here, with their traceback for GPAUDIT_DEBUG."""
+    from .api import check, internal_error_result
+    from .kernel import z3door
+    was = z3door.cache_enabled()
+    z3door.set_cache(cache)
+    try:
+        return ("result", check(spec, seed=seed, effort=effort, progress=progress, fail_closed=False,
+                                full_evidence=full_evidence))
+    except ConfigError as err:   # a python callable's module broke after loading
+        return ("config", err.line())
+    except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
+        return ("internal", internal_error_result(spec, err), f"{type(err).__name__}: {err}",
+                traceback.format_exc())
+    finally:
+        z3door.set_cache(was)
+
+
+def int_at_least(lo: int, what: str):
+    """An argparse type: a decimal integer >= lo (anything else is a usage error, exit 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a {what} integer, not {text!r}") from None
+        if value < lo:
+            raise argparse.ArgumentTypeError(f"must be a {what} integer, not {text}")
+        return value
+    return parse
+
+
+nonnegative_int = int_at_least(0, "non-negative")   # --seed
+positive_int = int_at_least(1, "positive")           # -j
