@@ -6,14 +6,19 @@ from __future__ import annotations
 class ConfigError(Exception):
     """A configuration or usage problem: names the file, the field and what is wrong."""
 
-    def __init__(self, path: str, field: str, problem: str):
+    def __init__(self, path: str, field: str, problem: str, lineno: int | None = None):
         self.path = str(path)
         self.field = field
         self.problem = problem
+        self.lineno = lineno  # the 1-based line of the field in the file, when it is known
         super().__init__(self.line())
 
     def line(self) -> str:
-        where = f"{self.path}: " if self.path else ""
+        """``FILE:LINE: field: problem`` (``FILE: field: problem`` when the line is unknown)."""
+        if self.path and self.lineno:
+            where = f"{self.path}:{self.lineno}: "
+        else:
+            where = f"{self.path}: " if self.path else ""
         field = f"{self.field}: " if self.field else ""
         return f"{where}{field}{self.problem}"
 

@@ -1,13 +1,17 @@
-"""`gpaudit prove FILE... [--out DIR] [--symbolic]`: prove the conditions, write proofs/<name>/.
+"""`gpaudit prove FILE|DIR... [--out DIR] [--symbolic] [-q]`: prove the conditions, write proofs/<name>/.
 
-The lead's gpaudit/cli.py calls register_cli(subparsers).  The handler returns an exit code:
-0 every condition certified, 1 a condition refuted (re-verified witness), 3 unknown, 2 a usage or
-configuration error (one line, no traceback).  With several files the worst wins (2, 1, 3, 0).
+gpaudit/cli.py calls register_cli(subparsers).  A directory stands for the *.yaml / *.yml files
+under it, as for `gpaudit check`.  The handler returns an exit code: 0 every condition certified,
+1 a condition refuted (re-verified witness), 3 unknown, 2 a usage or configuration error (one
+line, no traceback; GPAUDIT_DEBUG also prints the traceback of an internal error).  With several
+files the worst wins (2, 1, 3, 0).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from pathlib import Path
 
 from ..verdict import CONFIG_ERROR_EXIT, EXIT_CODES, worst_exit
@@ -18,19 +22,21 @@ HELP = "prove the smooth-upper-bound conditions (Definition 8) and write proofs/
 def register_cli(subparsers):
     p = subparsers.add_parser("prove", help=HELP, description=HELP[0].upper() + HELP[1:] + ". Exit codes: "
                               "0 all certified, 1 a condition refuted, 3 unknown, 2 configuration error.")
-    p.add_argument("files", nargs="*", metavar="FILE", help="mech.yaml configuration(s)")
+    p.add_argument("files", nargs="*", metavar="FILE", help="mech.yaml configuration(s); a directory stands for "
+                   "every *.yaml / *.yml file under it, recursively, in sorted order (hidden ones skipped)")
     p.add_argument("--out", metavar="DIR", default="proofs", help="where proofs/<name>/ go (default: proofs)")
     p.add_argument("--symbolic", action="store_true",
                    help="also prove the paper's closed forms (Lemma 4.1, C.3, Lemma 4.3) for all parameters "
                         "and write DIR/symbolic.md")
     p.add_argument("--timeout-ms", type=int, default=10000, help="z3 work budget per obligation in nominal milliseconds: a deterministic rlimit of 2000 solver steps per unit, never a wall-clock timeout (default 10000)")
-    p.add_argument("--quiet", action="store_true", help="one line per file")
+    p.add_argument("-q", "--quiet", action="store_true", help="one line per file")
     p.set_defaults(func=cmd_prove)
     return p
 
 
 def cmd_prove(args, out=None, err=None) -> int:
     out, err = out or sys.stdout, err or sys.stderr  # looked up at call time (capture, redirection)
+    from ..paths import expand_files
     from ..model.mechanism import build_mechanism
     from ..spec.load import load_specs
     from .artifacts import write_artifacts
@@ -39,7 +45,9 @@ def cmd_prove(args, out=None, err=None) -> int:
     if not args.files and not args.symbolic:
         print("gpaudit: error: prove: give FILE(s) and/or --symbolic", file=err)
         return CONFIG_ERROR_EXIT
-    specs, errors = load_specs(args.files)
+    errors = []
+    specs, load_errors = load_specs(expand_files(args.files, errors))
+    errors += load_errors
     outdir = Path(args.out)
     if outdir.exists() and not outdir.is_dir():
         errors.append(f"{args.out}: --out: not a directory")
@@ -54,6 +62,8 @@ def cmd_prove(args, out=None, err=None) -> int:
             outcome = prove_conditions(mech, args.timeout_ms)
         except Exception as e:  # noqa: BLE001 - fail closed: an internal error is unknown
             print(f"gpaudit: internal error on {spec.path}: {type(e).__name__}: {e}", file=err)
+            if os.environ.get("GPAUDIT_DEBUG"):
+                traceback.print_exc(file=err)
             codes.append(EXIT_CODES["unknown"])
             continue
         d = write_artifacts(mech, outcome, outdir)

@@ -43,6 +43,7 @@ FAMILY_TEXT = {
     "gen_cauchy": "generalized Cauchy GenCauchy(0, 1, p, θ) (Liang-Yi Section 2.1)",
     "student_t": "Student's t T_ν(0, 1) (Liang-Yi Section 2.1)",
     "polyplace": "PolyPlace(1, α) (Hladík-Tětek Definition 6)",
+    "gaussian": "Gaussian N(0, 1), density exp(−z²/2)/√(2π)",
 }
 GREEK = {"tau": "τ", "nu": "ν", "theta": "θ", "alpha": "α", "gamma": "γ", "eta": "η", "eps": "ε",
          "Lambda": "Λ", "delta": "δ"}
@@ -57,6 +58,26 @@ FIGURE_CAPTIONS = {
     "family": "The certificate's local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the "
               "standardised output u; its supremum (per region) is the certified ε_upper.",
 }
+LOSS_CAPTION_DELTA = (
+    "δ > 0: the claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − e^{ε·dist} P[M(x')∈S] by δ. "
+    "Top: the largest divergence over pairs at each distance (float64, on a located set S, so a lower "
+    "bound), against δ, with the audit's largest verified divergence, the certificate's δ at the claimed "
+    "ε and the witness (★); the claim holds where everything stays below the δ line. Bottom: the pure "
+    "loss rate, which δ may absorb.")
+
+
+def _metric_text(metric) -> str:
+    """The metric row of the mechanism table: dist(x, x') in words."""
+    if metric.euclidean:
+        return "Euclidean metric" if metric.kind == "l2" else f"{metric.kind} metric (= |x − x'| in one dimension)"
+    return f"{metric.label} metric: dist(x, x') = {metric.norm_text}"
+
+
+def figure_caption(name: str, result=None) -> str:
+    """The caption of a figure (the loss figure of a δ > 0 claim shows the divergence first)."""
+    if name == "loss" and result is not None and _delta_claim(result):
+        return LOSS_CAPTION_DELTA
+    return FIGURE_CAPTIONS.get(name, name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,7 +141,8 @@ def report_facts(result, mech) -> dict:
         "why": why_not_certified(result),
         "witness": witness_rows(result),
         "reproduce": reproduce_command(result),
-        "mechanism": mechanism_rows(mech),
+        "mechanism": mechanism_rows(mech, getattr(result, "mechanism_note", None)),
+        "delta": delta_rows(result),
         "checks": check_rows(result),
         "metadata": metadata_rows(result, audit, info),
     }
@@ -157,6 +179,43 @@ def gap_text(result) -> str:
         return (f"{fmt_number(g)} (δ > 0: ε_lower is the pure loss rate, which δ may absorb; "
                 "the hockey-stick divergence is what the claim bounds)")
     return f"{fmt_number(g)} (NEGATIVE: an exhibited rate above the certified bound; the two contradict)"
+
+
+def _delta_claim(result) -> bool:
+    return str(result.claim.get("delta", "0")) not in ("0", "0.0")
+
+
+def delta_rows(result) -> list[tuple[str, str]]:
+    """For a δ > 0 claim: δ, the largest hockey-stick divergence the audit verified (against δ)
+    and the certificate's δ at the claimed ε; [] for a pure claim."""
+    if not _delta_claim(result):
+        return []
+    delta = result.claim.get("delta")
+    found = ((getattr(result, "info", None) or {}).get("audit") or {}).get("hockey_stick_max")
+    rows = [("claimed δ", _claimed(delta))]
+    if found is None:
+        rows.append(("largest hockey-stick divergence found (audit)", "— (not computed)"))
+    else:
+        above = _exceeds(found, delta)
+        relation = ("> δ: the claim is violated (the witness below)" if above
+                    else "≤ δ: no violation found (a search cannot certify)" if above is False else "")
+        rows.append(("largest hockey-stick divergence found (audit, verified, rounded down)",
+                     f"{fmt_number(found)}  {relation}".rstrip()))
+    for c in result.checks:
+        if c.id == "certificate.delta" and c.status == CERTIFIED:
+            bound = (c.evidence or {}).get("delta_upper_at_claim")
+            if bound is not None:
+                rows.append(("certified δ at the claimed ε (an upper bound on the divergence)", fmt_number(bound)))
+    return rows
+
+
+def _exceeds(value, delta):
+    """value > delta, compared at 60 digits (None when either cannot be read)."""
+    try:
+        with mpmath.workdps(60):
+            return mpmath.mpf(str(value)) > mpmath.mpf(sp.N(sp.sympify(delta), 70))
+    except (TypeError, ValueError, sp.SympifyError):
+        return None
 
 
 def paper_constant_rows(result) -> list[tuple[str, str]]:
@@ -222,15 +281,17 @@ def reproduce_command(result) -> str:
     return " ".join(shlex.quote(str(c)) for c in cmd)
 
 
-def mechanism_rows(mech) -> list[tuple[str, str]]:
-    """The mechanism in the paper's notation, parameter by parameter (exact values)."""
+def mechanism_rows(mech, note: str | None = None) -> list[tuple[str, str]]:
+    """The mechanism in the paper's notation, parameter by parameter (exact values); ``note`` says
+    why the mechanism is unavailable (a report rendered from JSON whose configuration changed)."""
     if mech is None:
-        return [("mechanism", "unavailable: the configuration could not be built")]
+        return [("mechanism", f"unavailable: {note or 'the configuration could not be built'}")]
     spec = mech.spec
     q, b, n = spec.query, spec.bound, spec.noise
     growth = ("g(x, x') = exp(γ · dist(x, x'))  (g_E)" if b.growth == "exponential"
               else "g(x, x') = 1 + γ · dist(x, x')  (g_L)")
-    rows = [("mechanism", f"M(x) = f(x) + (B(x)/η) · Z,  x ∈ ℝ{_superscript(spec.dim)}, Euclidean metric"),
+    rows = [("mechanism", f"M(x) = f(x) + (B(x)/η) · Z,  x ∈ ℝ{_superscript(spec.dim)}, "
+                              f"{_metric_text(mech.metric)}"),
             ("query f", f"{q.kind}: {QUERY_TEXT.get(q.kind, q.kind)}")]
     rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in q.fields.items()]
     rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(q.pieces)]
@@ -281,6 +342,11 @@ def metadata_rows(result, audit: dict, info: dict) -> list[tuple[str, str]]:
              ("config sha256", result.sha256)]
     if info.get("binary_floats"):
         rows.append(("binary floats", ", ".join(info["binary_floats"])))
+    source = getattr(result, "source", None)
+    if source:  # a result read back from a JSON report
+        rows.append(("rendered from", f"{source}: the verdict, numbers and witness of gpaudit "
+                                      f"{getattr(result, 'gpaudit_version', None) or '?'}'s check, not re-checked "
+                                      "(gpaudit report --from-json)"))
     return rows
 
 
@@ -334,6 +400,10 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
     if F["paper_constants"]:
         lines += ["The papers' constants for these parameters, beside the certified ε_upper:", ""]
         lines += _table(("paper", "ε"), F["paper_constants"]) + [""]
+    if F["delta"]:
+        lines += ["## Delta", "", "A δ > 0 claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − "
+                  "e^{ε·dist(x, x')} P[M(x')∈S] by δ for every pair.", ""]
+        lines += _table(("quantity", "value"), F["delta"]) + [""]
     if F["why"]:
         lines += ["Why not certified:", ""] + [f"- {_md(w)}" for w in F["why"]] + [""]
     if F["witness"]:
@@ -343,7 +413,7 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
     if image_paths or figure_errors:
         lines += ["## Figures", ""]
         for name, path in image_paths.items():
-            lines += [f"![{name}]({path})", "", f"*{FIGURE_CAPTIONS.get(name, name)}*", ""]
+            lines += [f"![{name}]({path})", "", f"*{_md(figure_caption(name, result))}*", ""]
         lines += [f"- figure {k} not drawn: {_md(v)}" for k, v in sorted((figure_errors or {}).items())]
         lines += [""] if figure_errors else []
     lines += ["## Checks", ""]

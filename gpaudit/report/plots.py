@@ -21,7 +21,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-FIGSIZE = (6.0, 3.5)
+FIGSIZE = (8.0, 3.6)    # inches: 800 px wide at DPI (scaled to the width of a report's figure card)
 DPI = 100
 RC = {"font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7, "axes.grid": True,
       "grid.alpha": 0.3, "image.cmap": "viridis"}
@@ -30,6 +30,7 @@ UPPER_STYLE = {"color": "#1a7f37", "linestyle": "-.", "linewidth": 1.2}
 LOWER_STYLE = {"color": "#8250df", "linestyle": ":", "linewidth": 1.2}
 WITNESS_STYLE = {"color": "#cf222e", "marker": "*", "markersize": 12, "linestyle": "none",
                  "markeredgecolor": "black", "markeredgewidth": 0.5}
+NICE_STEPS = [1, 2, 2.5, 5, 10]   # tick steps: 1, 2, 2.5 or 5 times a power of ten
 # Standardised outputs u = (y - f(x)) / b(x) at which the worst output y is looked for.
 U_GRID = np.concatenate([-np.logspace(6, -3, 70), [0.0], np.logspace(-3, 6, 70)])
 
@@ -42,7 +43,8 @@ def make_plots(result, mech, errors: dict | None = None) -> dict[str, bytes]:
     """PNG images {"query", "loss", "family"} for one checked configuration.
 
     A figure that cannot be drawn (no mechanism, an evaluation error) is left out; its reason is
-    stored in ``errors[name]`` when a dict is given, so a report can say why a figure is missing.
+    stored in ``errors[name]`` when a dict is given, so a report can say why a figure is missing
+    (a result read back from a JSON report says in ``mechanism_note`` why it has no mechanism).
     """
     builders = {"query": plot_query, "loss": plot_loss, "family": plot_family}
     out: dict[str, bytes] = {}
@@ -50,7 +52,8 @@ def make_plots(result, mech, errors: dict | None = None) -> dict[str, bytes]:
         for name, build in builders.items():
             try:
                 if mech is None:
-                    raise ValueError("no mechanism model (the configuration could not be built)")
+                    raise ValueError(getattr(result, "mechanism_note", None)
+                                     or "no mechanism model (the configuration could not be built)")
                 with np.errstate(all="ignore"):
                     out[name] = _png(build(result, mech))
             except Exception as err:  # noqa: BLE001 - a figure is an illustration, never a verdict
@@ -76,8 +79,10 @@ def _png(fig: Figure) -> bytes:
     return out.getvalue()
 
 
-def _figure(ncols: int = 1, height: float = FIGSIZE[1]) -> tuple[Figure, list]:
-    fig = Figure(figsize=(FIGSIZE[0], height), dpi=DPI, layout="constrained")
+def _figure(ncols: int = 1, height: float = FIGSIZE[1], layout: str = "constrained") -> tuple[Figure, list]:
+    """A figure of the report's width with ``ncols`` axes side by side. Heat maps use the
+    "compressed" layout: fixed-aspect axes packed together, colourbars as tall as their map."""
+    fig = Figure(figsize=(FIGSIZE[0], height), dpi=DPI, layout=layout)
     axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
     return fig, axes
 
@@ -199,21 +204,53 @@ def _mark_witness_x(ax, result, c, e):
         ax.axvline(float(np.dot(wx - c, e)), **{**CLAIM_STYLE, "linewidth": 0.9})
 
 
-def _grid2(result, mech, n: int):
+def square_box(result, mech) -> tuple[np.ndarray, np.ndarray]:
+    """The region box of a 2-D map widened to a square around its centre: with one scale on both
+    axes (distances are Euclidean) the map then fills its square panel."""
     lo, hi = region_box(result, mech)
+    centre, half = (lo + hi) / 2, float(np.max(hi - lo)) / 2
+    return centre - half, centre + half
+
+
+def _grid2(result, mech, n: int):
+    lo, hi = square_box(result, mech)
     g1, g2 = np.linspace(lo[0], hi[0], n), np.linspace(lo[1], hi[1], n)
     G1, G2 = np.meshgrid(g1, g2)
     return g1, g2, np.column_stack([G1.ravel(), G2.ravel()])
 
 
 def _heat(fig, ax, g1, g2, Z, title, norm=None):
+    """A heat map on a square panel (equal scales), its colourbar as tall as the map, a few ticks."""
+    from matplotlib.ticker import MaxNLocator
     im = ax.pcolormesh(g1, g2, Z, shading="auto", norm=norm)
-    fig.colorbar(im, ax=ax, shrink=0.85)
+    cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.02, aspect=25)
+    _colorbar_ticks(cb, norm)
     ax.set_title(title)
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
     ax.set_aspect("equal")
+    ax.set_box_aspect(1)
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(MaxNLocator(nbins=5, steps=NICE_STEPS))
     ax.grid(False)
+
+
+def _colorbar_ticks(cb, norm):
+    """At most about six readable labels: linear steps, or 0, the claim and decades above it on a
+    symmetric log scale (labels like 1, 10, 1e+03: never crowded minor labels)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLocator
+    if norm is None or not hasattr(norm, "linthresh"):
+        cb.locator = MaxNLocator(nbins=6, steps=NICE_STEPS)
+        cb.update_ticks()
+        return
+    ref, top = float(norm.linthresh), float(norm.vmax)
+    decades = max(1, math.ceil(math.log10(max(top / ref, 10.0))))
+    step = max(1, math.ceil(decades / 5))
+    ticks = [0.0] + [ref * 10 ** k for k in range(0, decades + 1, step) if ref * 10 ** k <= top * 1.0001]
+    cb.locator = FixedLocator(ticks)
+    cb.formatter = FuncFormatter(lambda v, _pos: f"{v:.3g}")
+    cb.update_ticks()
+    cb.ax.yaxis.set_minor_locator(NullLocator())
 
 
 def _mark_2d(ax, result, mech):
@@ -231,7 +268,7 @@ def _query_heatmaps(result, mech) -> Figure:
     g1, g2, P = _grid2(result, mech, n)
     f = np.asarray(mech.query.f_np(P), float).reshape(n, n)
     B = np.asarray(mech.bound.B_np(P), float).reshape(n, n)
-    fig, (ax1, ax2) = _figure(2)
+    fig, (ax1, ax2) = _figure(2, height=3.7, layout="compressed")
     _heat(fig, ax1, g1, g2, f, "query f")
     _heat(fig, ax2, g1, g2, B, "bound B")
     for ax in (ax1, ax2):
@@ -255,7 +292,7 @@ def worst_rate(mech, X: np.ndarray, Xp: np.ndarray) -> np.ndarray:
     fam = mech.family
     lr = (fam.logpdf_np((Y - a[:, None]) / b[:, None]) - np.log(b)[:, None]
           - fam.logpdf_np((Y - ap[:, None]) / bp[:, None]) + np.log(bp)[:, None])
-    dist = np.linalg.norm(np.atleast_2d(X) - np.atleast_2d(Xp), axis=1)
+    dist = mech.dist_np(X, Xp)
     good = np.isfinite(b) & np.isfinite(bp) & (b > 0) & (bp > 0)
     lr[~np.isfinite(lr)] = -np.inf
     out = lr.max(axis=1) / dist
@@ -272,11 +309,31 @@ def loss_distances(result, mech) -> list[float]:
 
 
 def plot_loss(result, mech) -> Figure:
-    """The worst-output loss rate along the line for a few distances (a heat map in 2-D)."""
+    """The worst-output loss rate along the line for a few distances (a heat map in 2-D).
+
+    For a delta > 0 claim, which bounds the hockey-stick divergence and not the pure rate, the
+    figure leads with the divergence against the distance and delta (:func:`_hockey_panel`), and
+    shows the pure rate below it."""
+    if _delta(result) > 0:
+        fig = Figure(figsize=(FIGSIZE[0], 8.4 if mech.dim == 2 else 7.6), dpi=DPI, layout="constrained")
+        top, bottom = fig.subfigures(2, 1, height_ratios=[1.0, 1.15 if mech.dim == 2 else 1.0])
+        _hockey_panel(top, result, mech)
+        (_loss_heatmap if mech.dim == 2 else _loss_lines)(bottom, result, mech)
+        return fig
     if mech.dim == 2:
-        return _loss_heatmap(result, mech)
+        fig = Figure(figsize=(FIGSIZE[0], 4.4), dpi=DPI, layout="compressed")
+        _loss_heatmap(fig, result, mech)
+        return fig
+    fig = Figure(figsize=(FIGSIZE[0], 4.2), dpi=DPI, layout="constrained")
+    _loss_lines(fig, result, mech)
+    return fig
+
+
+def _loss_lines(fig, result, mech):
+    """The loss rate along the line through the region, for a few distances (into ``fig``, a
+    figure or subfigure)."""
     t, X, label, c, e = line_points(result, mech, 501)
-    fig, (ax,) = _figure(1, height=4.2)
+    ax = fig.add_subplot(1, 1, 1)
     top = 0.0
     for d in loss_distances(result, mech):
         rate = np.fmax(worst_rate(mech, X, X + d * e), worst_rate(mech, X, X - d * e))
@@ -289,14 +346,17 @@ def plot_loss(result, mech) -> Figure:
     ax.set_xlabel(label)
     ax.set_ylabel("loss rate  sup_y ln(p_x/p_x') / dist")
     ax.set_title(_loss_title(result))
-    _legend(fig, ax, ncols=2)
-    return fig
+    _legend(fig, ax, ncols=3)
+
+
+def _delta(result) -> float:
+    return _decimal_float(result.claim.get("delta", "0")) or 0.0
 
 
 def _loss_title(result) -> str:
-    delta = _decimal_float(result.claim.get("delta", "0")) or 0.0
+    delta = _delta(result)
     if delta > 0:
-        return f"pure loss rate (delta = {delta:.3g} > 0: the hockey-stick divergence decides)"
+        return f"pure loss rate (delta = {delta:.3g} > 0: the hockey-stick divergence above decides)"
     return "privacy-loss rate of the worst output y, over x (x' = x +/- dist)"
 
 
@@ -317,15 +377,16 @@ def _witness_rate_marker(ax, result, c, e) -> float:
     return 0.0
 
 
-def _loss_heatmap(result, mech) -> Figure:
+def _loss_heatmap(fig, result, mech):
     """Left: max over 8 directions of the worst-output rate at a short distance, over x in the box.
-    Right: the same rate along the horizontal line through the witness (or the region's centre)."""
+    Right: the same rate along the horizontal line through the witness (or the region's centre).
+    Both panels square, so that they line up (into ``fig``, a figure or subfigure)."""
     n = 45
     g1, g2, P = _grid2(result, mech, n)
     d = min(0.1 * float(mech.query.scale or 1.0), _float_or_inf(mech.spec.bound.Lambda))
     Z = _directional_rate(mech, P, d).reshape(n, n)
     eps = _claim(result)
-    fig, (ax1, ax2) = _figure(2, height=4.2)
+    ax1, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     top = float(np.nanmax(Z)) if np.any(np.isfinite(Z)) else eps
     norm = None
     if top > 20 * eps:
@@ -336,7 +397,7 @@ def _loss_heatmap(result, mech) -> Figure:
         ax1.contour(g1, g2, Z, levels=[eps], colors=[CLAIM_STYLE["color"]], linewidths=1.0)
     _mark_2d(ax1, result, mech)
     wx = witness_x(result)
-    lo, hi = region_box(result, mech)
+    lo, hi = square_box(result, mech)
     x2 = float(wx[1]) if wx is not None else float((lo[1] + hi[1]) / 2)
     ax1.axhline(x2, color="white", linewidth=0.8, linestyle=":")
     t = np.linspace(lo[0], hi[0], 301)
@@ -345,10 +406,135 @@ def _loss_heatmap(result, mech) -> Figure:
     top = max(float(np.nanmax(Z)), _reference_lines(ax2, result))
     top = max(top, _witness_rate_marker(ax2, result, np.array([0.0, x2]), np.array([1.0, 0.0])))
     _rate_scale(ax2, top, eps)
+    ax2.set_box_aspect(1)
     ax2.set_xlabel(f"x1  (x2 = {x2:.4g})")
     ax2.set_title("worst loss rate along the dotted line")
     _legend(fig, ax2, ncols=2)
-    return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# (b') delta > 0: the hockey-stick divergence against the distance
+
+# outputs, in units of each noise scale, on which the set S = {y : l(y) > eps d} is located
+HS_GRID = np.concatenate([-np.logspace(6, -3, 90), [0.0], np.logspace(-3, 6, 90)])
+
+
+def hockey_stick_np(mech, X: np.ndarray, Xp: np.ndarray) -> np.ndarray:
+    """P[M(x) in S] - e^{eps d} P[M(x') in S] per pair (rows of X, Xp), in float64.
+
+    S = {y : ln p_x(y) - ln p_x'(y) > eps d} is located on a grid of outputs on both noise scales
+    (its ends by linear interpolation), and its probabilities come from the family's distribution
+    functions, each tail from its own side (no cancellation). Any set S gives a lower bound on the
+    divergence sup_S, so this is one, up to float64 rounding: an illustration, never a witness
+    (the audit's are recomputed in mpmath). -inf where the pair is undefined."""
+    X, Xp = np.atleast_2d(X), np.atleast_2d(Xp)
+    a, b = mech.centre_scale_np(X)
+    ap, bp = mech.centre_scale_np(Xp)
+    ed = float(mech.epsilon) * mech.dist_np(X, Xp)
+    Y = np.sort(np.concatenate([a[:, None] + b[:, None] * HS_GRID, ap[:, None] + bp[:, None] * HS_GRID],
+                               axis=1), axis=1)
+    g = mech.log_density_np(a[:, None], b[:, None], Y) - mech.log_density_np(ap[:, None], bp[:, None], Y) \
+        - ed[:, None]
+    above = np.isfinite(g) & (g > 0)
+    rows, cols = np.nonzero(above[:, 1:] != above[:, :-1])      # S begins or ends in (Y[j], Y[j+1])
+    g0, g1 = g[rows, cols], g[rows, cols + 1]
+    frac = np.where(np.isfinite(g0) & np.isfinite(g1) & (g0 != g1), g0 / (g0 - g1), 0.5)
+    at = Y[rows, cols] + np.clip(frac, 0.0, 1.0) * (Y[rows, cols + 1] - Y[rows, cols])
+    sign = np.where(above[rows, cols], 1.0, -1.0)             # +1 where S ends, -1 where it begins
+    fam, n = mech.family, len(X)
+
+    def mass(centre, scale):
+        # P(S) = sum over ends of F(end) - sum over beginnings of F(begin), F = cdf below the centre
+        # and 1 - sf above it (the 1s are counted apart); S reaching the last grid point ends at +inf
+        z = (at - centre[rows]) / scale[rows]
+        low = z < 0
+        tails = np.where(low, sign * fam.cdf_np(np.where(low, z, 0.0)), -sign * fam.sf_np(np.where(low, 0.0, z)))
+        ones = np.bincount(rows, weights=np.where(low, 0.0, sign), minlength=n) + above[:, -1]
+        return np.bincount(rows, weights=tails, minlength=n) + ones   # the tails summed before the 1s
+
+    with np.errstate(all="ignore"):
+        hs = mass(a, b) - np.exp(np.minimum(ed, 700.0)) * mass(ap, bp)
+        ok = np.isfinite(hs) & np.isfinite(b) & np.isfinite(bp) & (b > 0) & (bp > 0)
+    return np.where(ok, hs, -np.inf)
+
+
+def hockey_curve(result, mech, n: int = 41) -> tuple[np.ndarray, np.ndarray]:
+    """(distances, the largest float64 divergence found at each) over pairs from anchor points (the
+    query's landmarks, points of the plotted region, the witness) in the coordinate directions
+    and the witness's direction; the distances run from 1e-3 to 1e3 times the query's scale (and
+    through the witness's distance), at most Lambda."""
+    scale = float(mech.query.scale or 1.0)
+    lam = _float_or_inf(mech.spec.bound.Lambda)
+    dists = np.geomspace(1e-3 * scale, min(1e3 * scale, lam), n)
+    lo, hi = region_box(result, mech)
+    k = 21 if mech.dim == 1 else 5
+    axes = np.meshgrid(*[np.linspace(lo[i], hi[i], k) for i in range(mech.dim)])
+    anchors = [np.column_stack([g.ravel() for g in axes]),
+               np.array(mech.query.landmarks or [], float).reshape(-1, mech.dim)]
+    dirs = [v * s for v in np.eye(mech.dim) for s in (1.0, -1.0)]
+    w = getattr(result, "witness", None) or {}
+    if "x" in w and "x_prime" in w:
+        wx, wxp = np.array([float(v) for v in w["x"]]), np.array([float(v) for v in w["x_prime"]])
+        wd = float(mech.dist_np(wxp, wx)[0])
+        if np.all(np.isfinite(wx)) and np.isfinite(wd) and wd > 0:
+            anchors += [wx[None, :], wxp[None, :]]
+            dirs += [(wxp - wx) / wd, (wx - wxp) / wd]
+            dists = np.unique(np.append(dists, wd))
+    A = np.unique(np.concatenate(anchors), axis=0)
+    U = np.array(dirs)
+    best = np.full(len(dists), -np.inf)
+    for i, d in enumerate(dists):
+        X = np.repeat(A, len(U), axis=0)
+        Xp = X + d * np.tile(U, (len(A), 1))
+        best[i] = np.max(hockey_stick_np(mech, X, Xp))
+    return dists, best
+
+
+def _hockey_panel(fig, result, mech):
+    """The divergence sup_S P[M(x) in S] - e^{eps d} P[M(x') in S] against d = dist(x, x'), on log
+    axes, with the claimed delta, the audit's largest verified divergence, the certificate's delta
+    at the claimed epsilon (if it has one) and the witness (refuted): the claim holds where
+    everything stays below the delta line."""
+    ax = fig.add_subplot(1, 1, 1)
+    dists, best = hockey_curve(result, mech)
+    delta = _delta(result)
+    shown = np.where(best > 0, best, np.nan)
+    ax.plot(dists, shown, color="#0969da", linewidth=1.3, marker=".", markersize=3,
+            label="largest divergence over the plotted pairs (float64, a lower bound)")
+    values = [delta] + [v for v in shown if np.isfinite(v)]
+    ax.axhline(delta, label=f"claimed delta = {delta:.3g}", **CLAIM_STYLE)
+    found = _decimal_float(((getattr(result, "info", None) or {}).get("audit") or {}).get("hockey_stick_max"))
+    if found is not None and found > 0:
+        ax.axhline(found, label=f"largest verified by the audit = {found:.4g}", **LOWER_STYLE)
+        values.append(found)
+    certified = _certified_delta(result)
+    if certified is not None and certified > 0:
+        ax.axhline(certified, label=f"certified delta at the claimed epsilon <= {certified:.3g}", **UPPER_STYLE)
+        values.append(certified)
+    w = getattr(result, "witness", None) or {}
+    if "hockey_stick" in w and "dist" in w:
+        hs, wd = float(w["hockey_stick"]), float(w["dist"])
+        ax.plot([wd], [hs], **WITNESS_STYLE, label=f"witness (divergence {hs:.4g} > delta, dist {wd:.4g})")
+        values.append(hs)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    lo, hi = min(values), max(values)
+    ax.set_ylim(max(lo / 1e3, hi * 1e-30, 1e-300), min(hi * 1e2, 10.0))
+    from matplotlib.ticker import LogLocator
+    ax.yaxis.set_major_locator(LogLocator(base=10, numticks=7))
+    ax.set_xlabel("dist(x, x')")
+    ax.set_ylabel("hockey-stick divergence")
+    ax.set_title("delta > 0: the divergence sup_S P[M(x) in S] - exp(eps dist) P[M(x') in S] must stay "
+                 "<= delta")
+    _legend(fig, ax, ncols=2)
+
+
+def _certified_delta(result):
+    """The certificate's delta at the claimed epsilon (evidence of certificate.delta), or None."""
+    for chk in getattr(result, "checks", []):
+        if getattr(chk, "id", "") == "certificate.delta" and getattr(chk, "status", "") == "certified":
+            return _decimal_float((chk.evidence or {}).get("delta_upper_at_claim"))
+    return None
 
 
 def _directional_rate(mech, P: np.ndarray, d: float) -> np.ndarray:
@@ -391,6 +577,9 @@ def plot_family(result, mech) -> Figure:
     top = max(top, _reference_lines(ax, result, horizontal=True, papers=True))
     _rate_scale(ax, top, _claim(result), axis="y")
     ax.set_xscale("symlog", linthresh=1.0)
+    from matplotlib.ticker import NullLocator, SymmetricalLogLocator
+    ax.xaxis.set_major_locator(SymmetricalLogLocator(linthresh=1.0, base=100))  # 0, +-1, +-100, ...
+    ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel("u = (y - f(x)) / b(x)")
     ax.set_ylabel("local rate")
     ax.set_title(f"{mech.family.name}: local privacy-loss rate over u (eta = {eta:.4g}, gamma = {gamma:.4g})")
