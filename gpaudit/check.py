@@ -88,7 +88,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     decision = decide(ev)
     if not mech.exact_model:
         witness, eps_lower = None, None
-    claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)}
+    claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta), "metric": mech.metric.label}
     info["decision"] = {"rule": decision.rule, "reason": decision.reason}
     if witness is not None and decision.verdict != REFUTED:
         info["witness_not_counted"] = witness

@@ -12,6 +12,8 @@ import mpmath
 
 from . import __version__
 from .errors import ConfigError
+from .paths import expand_files
+from .runner import check_one, default_jobs, nonnegative_int, positive_int  # noqa: F401
 from .verdict import CONFIG_ERROR_EXIT, Result
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
@@ -22,7 +24,6 @@ environment: GPAUDIT_DEBUG set to any non-empty value also prints the Python tra
 internal error (a gpaudit bug, exit 3 or verdict unknown) to stderr, for bug reports. Usage and
 configuration errors (exit 2) are one line and never show a traceback."""
 
-YAML_SUFFIXES = (".yaml", ".yml")
 
 
 class Parser(argparse.ArgumentParser):
@@ -30,23 +31,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(CONFIG_ERROR_EXIT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def _int_at_least(lo: int, what: str):
-    """An argparse type: a decimal integer >= lo (anything else is a usage error, exit 2)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text, 10)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a {what} integer, not {text!r}") from None
-        if value < lo:
-            raise argparse.ArgumentTypeError(f"must be a {what} integer, not {text}")
-        return value
-    return parse
-
-
-nonnegative_int = _int_at_least(0, "non-negative")   # --seed
-positive_int = _int_at_least(1, "positive")           # -j
 
 
 def z3_budget_ms(text: str) -> int:
@@ -87,36 +71,6 @@ def finite_point(text: str) -> list:
     return point
 
 
-def expand_files(paths, errors: list) -> list:
-    """FILE arguments with each directory replaced by the *.yaml / *.yml files under it, recursively,
-    in sorted path order (hidden files and directories skipped); files given explicitly keep their
-    place.  A file reached twice (a directory and a file in it, or two overlapping directories)
-    is checked once, at its first place.  A directory without one is an error line appended to
-    `errors`."""
-    files = []
-    for path in paths:
-        if not os.path.isdir(path):
-            files.append(path)
-            continue
-        found, unreadable = [], []
-        for root, dirs, names in os.walk(path, onerror=unreadable.append):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-            found += [os.path.join(root, n) for n in names
-                      if n.endswith(YAML_SUFFIXES) and not n.startswith(".")]
-        for err in unreadable:
-            errors.append(f"{err.filename or path}: cannot read directory ({err.strerror or err})")
-        if not found and not unreadable:
-            errors.append(f"{path}: no *.yaml or *.yml file in this directory or below it")
-        files += sorted(found, key=lambda f, top=path: os.path.relpath(f, top).split(os.sep))
-    seen, unique = set(), []
-    for f in files:
-        key = os.path.realpath(f)
-        if key not in seen:
-            seen.add(key)
-            unique.append(f)
-    return unique
-
-
 class Progress:
     """A one-line progress indicator on stderr, only when stderr is a terminal."""
 
@@ -143,17 +97,32 @@ def _short(text, digits=12) -> str:
         return str(text)
 
 
+def _exact_decimal(v):
+    """A number of a result: a decimal string (a result read from a JSON report) as its exact
+    Fraction, so that rounding it up or down stays exact; anything else unchanged."""
+    if isinstance(v, str):
+        from fractions import Fraction
+        try:
+            return Fraction(v)
+        except (ValueError, ZeroDivisionError):
+            return v
+    return v
+
+
 def summary_line(r: Result) -> str:
     from .kernel.numbers import decimal_down, decimal_up, readable_exact
-    lower = "none" if r.epsilon_lower is None else decimal_down(r.epsilon_lower, 6)
-    upper = "no certified bound" if r.epsilon_upper is None else "certified <= " + decimal_up(r.epsilon_upper, 6)
+    lower = "none" if r.epsilon_lower is None else decimal_down(_exact_decimal(r.epsilon_lower), 6)
+    upper = ("no certified bound" if r.epsilon_upper is None
+             else "certified <= " + decimal_up(_exact_decimal(r.epsilon_upper), 6))
+    metric = r.claim.get("metric", "l2")
+    per = "" if metric == "l2" else f" per unit of {metric}"   # dist(x, x') of input.metric
     if r.claim["delta"] != "0":
         # a delta > 0 claim is about the hockey-stick divergence: the pure loss rate may be unbounded
         hs = ((r.info or {}).get("audit") or {}).get("hockey_stick_max")
         found = f"largest hockey-stick divergence found {_short(hs, 6) if hs is not None else 'none'}"
-        return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}, "
+        return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}{per}, "
                 f"delta {readable_exact(r.claim['delta'])}; {found}; {upper}")
-    return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}; "
+    return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}{per}; "
             f"exhibited {lower}; {upper}")
 
 
@@ -209,9 +178,11 @@ def _gh_property(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_annotation(level: str, path: str, title: str, message: str) -> str:
-    """One GitHub Actions workflow command, such as ::error file=F,title=T::MESSAGE."""
-    return f"::{level} file={_gh_property(path)},title={_gh_property(title)}::{_gh_data(message)}"
+def github_annotation(level: str, path: str, title: str, message: str, line: int | None = None) -> str:
+    """One GitHub Actions workflow command, such as ::error file=F,line=N,title=T::MESSAGE
+    (``line`` only when it is known)."""
+    at = f",line={int(line)}" if line else ""
+    return f"::{level} file={_gh_property(path)}{at},title={_gh_property(title)}::{_gh_data(message)}"
 
 
 GITHUB_LEVELS = {"refuted": "error", "unknown": "warning", "certified": "notice"}
@@ -266,6 +237,33 @@ def _output_problems(args) -> list:
     return problems
 
 
+def apply_project_config(args, keys) -> str | None:
+    """Fill the options not given on the command line from [tool.gpaudit] of the nearest
+    pyproject.toml (gpaudit/pyproject.py; skipped with --no-config): only ``keys``, which the command
+    has. Returns an error line, or None. A FILE given on the command line replaces ``paths``;
+    ``--json -`` / ``--junit -`` choose stdout themselves, so ``format`` then does not apply."""
+    from .pyproject import ProjectConfigError, find_project_config
+    config = None
+    if not getattr(args, "no_config", False):
+        try:
+            config = find_project_config()
+        except ProjectConfigError as err:
+            return err.line()
+    args.project_config = config
+    if config is not None:
+        if "paths" in keys and not args.files:
+            args.files = list(config.get("paths", []))
+        for key in ("effort", "seed", "jobs", "baseline"):
+            if key in keys and getattr(args, key) is None:
+                setattr(args, key, config.get(key))
+        if ("format" in keys and args.format is None
+                and "-" not in (getattr(args, "json", None), getattr(args, "junit", None))):
+            args.format = config.get("format")
+    if "format" in keys and args.format is None:
+        args.format = "text"
+    return None
+
+
 def cmd_check(args) -> int:
     """`gpaudit check`; the proof-cache setting a gating run changes is restored afterwards (an
     in-process caller keeps its own)."""
@@ -280,6 +278,15 @@ def cmd_check(args) -> int:
 def _cmd_check(args) -> int:
     from .spec.load import load_spec
 
+    problem = apply_project_config(args, ("paths", "effort", "seed", "jobs", "format", "baseline"))
+    if problem is None and not args.files:
+        problem = ("check: give FILE... (files or directories), or set paths in [tool.gpaudit] "
+                   "of pyproject.toml")
+    if problem:
+        print(f"gpaudit: error: {problem}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    if args.verbose and args.project_config is not None:
+        print(f"gpaudit: using [tool.gpaudit] of {args.project_config.path}", file=sys.stderr)
     errors = []
     paths = expand_files(args.files, errors)
     specs, bad_files = [], []
@@ -288,7 +295,7 @@ def _cmd_check(args) -> int:
             specs.append(load_spec(path))
         except ConfigError as err:
             errors.append(err.line())
-            bad_files.append((err.path or str(path), err.line()))
+            bad_files.append((err.path or str(path), err.line(), err.lineno))
     errors += _output_problems(args)
     baseline = None
     if args.baseline:
@@ -302,8 +309,8 @@ def _cmd_check(args) -> int:
         for line in errors:
             print(f"gpaudit: error: {line}", file=sys.stderr)
         if fmt == "github":
-            for path, line in bad_files:
-                print(github_annotation("error", path, "gpaudit configuration error", line))
+            for path, line, lineno in bad_files:
+                print(github_annotation("error", path, "gpaudit configuration error", line, lineno))
         return CONFIG_ERROR_EXIT
     # stdout carries exactly one thing: the human text, or the machine output that was asked for
     json_out = "-" if fmt == "json" else args.json
@@ -354,32 +361,6 @@ def _cmd_check(args) -> int:
     if file_errors:  # 2 is the worst exit code of all
         code = CONFIG_ERROR_EXIT
     return code
-
-
-def default_jobs() -> int:
-    """-j's default: the cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def check_one(spec, seed, effort, full_evidence, cache, progress=None):
-    """Check one loaded configuration, never raising: ("result", Result), ("config", error line)
-    or ("internal", Result, detail, traceback text).  Runs in this process or in a worker.
-    api.check turns user-code errors into results; its internal errors are caught here, with
-    their traceback for GPAUDIT_DEBUG."""
-    from .api import check, internal_error_result
-    from .kernel import z3door
-    z3door.set_cache(cache)
-    try:
-        return ("result", check(spec, seed=seed, effort=effort, progress=progress, fail_closed=False,
-                                full_evidence=full_evidence))
-    except ConfigError as err:
-        return ("config", err.line())
-    except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
-        return ("internal", internal_error_result(spec, err), f"{type(err).__name__}: {err}",
-                traceback.format_exc())
 
 
 def cost_hint(spec) -> float:
@@ -447,13 +428,29 @@ def cmd_report(args) -> int:
     from .report.catalog import regenerate, write_reports
     from .spec.load import load_specs
 
+    if args.from_json is not None:
+        if args.files or args.catalog:
+            print("gpaudit: error: report: --from-json takes no FILE and no --catalog (the JSON report "
+                  "names its configurations)", file=sys.stderr)
+            return CONFIG_ERROR_EXIT
+        return _report_from_json(args)
+    if not args.catalog:
+        problem = apply_project_config(args, ("paths", "effort", "seed"))
+        if problem:
+            print(f"gpaudit: error: {problem}", file=sys.stderr)
+            return CONFIG_ERROR_EXIT
     if args.catalog == bool(args.files):
-        print("gpaudit: error: report: give FILE... or --catalog (not both)", file=sys.stderr)
+        print("gpaudit: error: report: give FILE..., --from-json REPORT.json or --catalog (one of them)",
+              file=sys.stderr)
         return CONFIG_ERROR_EXIT
     if args.catalog:
         root = Path(args.root)
         regenerate(root, effort=args.effort or "standard",
                    progress=lambda name, i, n: None if args.quiet else print(f"[{i + 1}/{n}] {name}", file=sys.stderr))
+        from .sweep.catalog import regenerate as regenerate_sweeps   # the catalog's sweeps (reports/sweeps/)
+        regenerate_sweeps(root, effort=args.effort or "standard",
+                          progress=lambda name, i, n: None if args.quiet else
+                          print(f"[sweep {i + 1}/{n}] {name}", file=sys.stderr))
         print(f"reports written to {root / 'reports'} (index: {root / 'reports' / 'README.md'})")
         return 0
     errors = []
@@ -474,6 +471,108 @@ def cmd_report(args) -> int:
     print(f"reports written to {args.out} (index: {os.path.join(args.out, 'README.md')})")
     from .verdict import worst_exit
     return worst_exit(r.exit_code for r in results)  # as check: 0 certified, 1 refuted, 3 unknown
+
+
+def _report_from_json(args) -> int:
+    """`gpaudit report --from-json REPORT.json`: the reports of a `gpaudit check --json` output,
+    without checking again. Verdicts, numbers and witnesses are the JSON's; the figures that need
+    the mechanism are drawn from its configuration only while that still has the recorded
+    config_sha256 (else the report says why they are missing). Everything is read and validated
+    before anything is written."""
+    import tempfile
+    from pathlib import Path
+
+    from .report.catalog import FIGURES, _refuse_duplicates, dir_name, index_markdown, write_report
+    from .report.json_report import ReportFormatError, read_report, write_atomic, write_json_atomic
+    from .verdict import worst_exit
+
+    try:
+        results = read_report(args.from_json)
+        _refuse_duplicates([r.name for r in results], [r.path for r in results])
+    except (ReportFormatError, ValueError) as err:
+        print(f"gpaudit: error: {err.line() if isinstance(err, ReportFormatError) else err}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        print(f"gpaudit: error: {args.out}: --out: not a directory", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    mechs = []
+    for r in results:
+        mech, note = recorded_mechanism(r, args.from_json)
+        r.mechanism_note = note
+        if note and not args.quiet:
+            print(f"gpaudit: note: {r.name}: figures of the mechanism not drawn: {note}", file=sys.stderr)
+        mechs.append(mech)
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise PermissionError(13, "Permission denied")
+    except OSError as err:
+        print(f"gpaudit: error: {args.out}: --out: cannot write there ({err.strerror or err})", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    try:
+        # rendered into a hidden directory first and moved into place once every report is done,
+        # so a failure leaves the output directory as it was
+        with tempfile.TemporaryDirectory(dir=out, prefix=".gpaudit-render-") as tmp:
+            for r, mech in zip(results, mechs):
+                d = Path(tmp) / dir_name(r.name)
+                write_report(r, mech, d, ("md", "html"))
+                write_json_atomic(d / "report.json", r.recorded)  # as recorded, not re-serialised
+            write_atomic(Path(tmp) / "README.md", index_markdown(results).encode("utf-8"))
+            _move_rendered(Path(tmp), out, [dir_name(r.name) for r in results], FIGURES)
+    except BaseException:
+        if created and not any(out.iterdir()):
+            out.rmdir()
+        raise
+    for r in results:
+        print_result(r, quiet=True)
+    print(f"reports written to {args.out} (index: {os.path.join(args.out, 'README.md')})")
+    return worst_exit(r.exit_code for r in results)
+
+
+def _move_rendered(tmp, out, dirs, figures) -> None:
+    """Move rendered report directories from `tmp` into `out` (a figure of an earlier run that
+    was not drawn this time is removed, so no directory mixes two renderings)."""
+    for name in dirs:
+        src, dst = tmp / name, out / name
+        dst.mkdir(exist_ok=True)
+        for fig in figures:
+            stale_png = dst / f"{fig}.png"
+            if stale_png.exists() and not (src / stale_png.name).exists():
+                stale_png.unlink()
+        for f in sorted(src.iterdir()):
+            os.replace(f, dst / f.name)
+    os.replace(tmp / "README.md", out / "README.md")
+
+
+def recorded_mechanism(rec, report_path: str):
+    """(mechanism, None) for a result read from a JSON report, rebuilt from its configuration (a
+    cheap float64 model for the figures: no audit, no proof); or (None, why not) when the file
+    cannot be found or loaded, or changed since the check (its sha256 is not the recorded one).
+    A relative `file` is looked up from the working directory, then beside the JSON report."""
+    from .model.mechanism import build_mechanism
+    from .spec.load import load_spec
+
+    candidates = [rec.path]
+    if not os.path.isabs(rec.path) and report_path != "-":
+        beside = os.path.join(os.path.dirname(report_path), rec.path)
+        if os.path.normpath(beside) != os.path.normpath(rec.path):
+            candidates.append(beside)
+    found = next((c for c in candidates if os.path.isfile(c)), None)
+    if found is None:
+        return None, f"{rec.path}: configuration not found"
+    try:
+        spec = load_spec(found)
+    except ConfigError as err:
+        return None, f"{err.line()} (the configuration no longer loads)"
+    if spec.sha256 != rec.sha256:
+        return None, (f"{found} changed since the check (config sha256 {rec.sha256[:12]} recorded, "
+                      f"{spec.sha256[:12]} now)")
+    try:
+        return build_mechanism(spec), None
+    except Exception as err:  # noqa: BLE001 - a report without figures is still a report
+        return None, f"{found}: the mechanism model could not be built ({type(err).__name__}: {err})"
 
 
 def cmd_calibrate(args) -> int:
@@ -559,15 +658,16 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Decide, for each configuration, whether its privacy claim is "
                        "certified (sound proof), refuted (a verified witness) or unknown.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("files", nargs="+", metavar="FILE", help="mech.yaml configuration(s); a directory stands for "
-                   "every *.yaml / *.yml file under it, recursively, in sorted order (hidden ones skipped)")
+    c.add_argument("files", nargs="*", metavar="FILE", help="mech.yaml configuration(s); a directory stands for "
+                   "every *.yaml / *.yml file under it, recursively, in sorted order (hidden ones skipped); "
+                   "none: the paths of [tool.gpaudit] in pyproject.toml")
     c.add_argument("--json", metavar="OUT", help="write the JSON report (a list for several files); "
                    "'-' writes it to stdout, and the text summary goes to stderr")
     c.add_argument("--seed", type=nonnegative_int, default=None,
                    help="audit seed, a non-negative integer (default: the file's audit.seed, else 0)")
     c.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None,
                    help="audit effort (default: the file's audit.effort, else standard)")
-    c.add_argument("--format", choices=["text", "json", "github", "junit"], default="text",
+    c.add_argument("--format", choices=["text", "json", "github", "junit"], default=None,
                    help="what goes to stdout: text (default), the JSON report (json), GitHub Actions "
                    "annotations, one per file (github), or the JUnit XML (junit); with any but text the "
                    "text summary goes to stderr. Exit codes do not depend on the format")
@@ -586,20 +686,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the proof stage even when a verified witness already settles refuted "
                    "(the certified bound of a refuted file, and the consistency check between the two); "
                    "the witness is the same")
+    c.add_argument("--no-config", action="store_true",
+                   help="ignore [tool.gpaudit] in pyproject.toml (paths, effort, baseline, jobs, format, seed)")
     c.set_defaults(func=cmd_check)
     r = sub.add_parser("report", help="write Markdown and HTML reports with figures",
                        description="Check configurations and write OUT/<name>/{report.json, report.md, "
-                       "report.html, *.png} and an index OUT/README.md; or, with --catalog, regenerate "
-                       "reports/ for examples/ and examples/broken/. The exit code is check's (the worst "
-                       "verdict: 0 certified, 1 refuted, 3 unknown; 2 bad input); --catalog exits 0.")
+                       "report.html, *.png} and an index OUT/README.md; with --from-json, write them from "
+                       "a `gpaudit check --json` output without checking again; or, with --catalog, "
+                       "regenerate reports/ for examples/ and examples/broken/. The exit code is check's "
+                       "(the worst verdict: 0 certified, 1 refuted, 3 unknown; 2 bad input); --catalog "
+                       "exits 0.")
     r.add_argument("files", nargs="*", metavar="FILE", help="mech.yaml configuration(s) or directories of them "
-                   "(every *.yaml / *.yml file under a directory, recursively, sorted)")
+                   "(every *.yaml / *.yml file under a directory, recursively, sorted); none: the paths of "
+                   "[tool.gpaudit] in pyproject.toml")
+    r.add_argument("--from-json", metavar="REPORT", default=None,
+                   help="render the reports of a `gpaudit check --json` output ('-': read it from stdin) "
+                   "instead of checking; figures of the mechanism are drawn only while its configuration "
+                   "has the recorded config_sha256")
     r.add_argument("--out", default="gpaudit-reports", metavar="DIR", help="output directory (default gpaudit-reports)")
     r.add_argument("--catalog", action="store_true", help="regenerate ROOT/reports for the catalog")
     r.add_argument("--root", default=".", help="the repository root for --catalog (default .)")
     r.add_argument("--seed", type=nonnegative_int, default=None, help="audit seed, a non-negative integer")
     r.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None)
     r.add_argument("-q", "--quiet", action="store_true")
+    r.add_argument("--no-config", action="store_true",
+                   help="ignore [tool.gpaudit] in pyproject.toml (paths, effort, seed)")
     r.set_defaults(func=cmd_report)
     k = sub.add_parser("calibrate", help="the least noise certified at a target epsilon",
                        description="Find the largest eta whose privacy is certified at --epsilon for the "
@@ -626,6 +737,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--markdown", metavar="OUT", help="write the results as a Markdown page ('-': to stdout, the table to stderr)")
     m.add_argument("--quick", action="store_true", help="smaller sweeps")
     m.set_defaults(func=cmd_claims)
+    from .sweep.cli import add_parser as add_sweep_parser
+    add_sweep_parser(sub)
     return p
 
 

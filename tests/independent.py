@@ -114,3 +114,29 @@ def two_way_dropped_bound(p, T1=1, T2=2, tau=mp.mpf(1) / 2):
             return 1 / tau
         rho = R1 - D if D <= R1 else D - R2
     return 1 / (rho + tau)
+
+
+@mp.workdps(DPS)
+def gen_cauchy_logpdf(u, p):
+    """GenCauchy(p) of Laud et al. Definition 5: density proportional to 1/(1 + |u|^p); the
+    normaliser is int 1/(1 + |u|^p) du = 2 (pi/p) / sin(pi/p)."""
+    p = mp.mpf(p)
+    return -mp.log(1 + abs(u)**p) - mp.log(2 * (mp.pi / p) / mp.sin(mp.pi / p))
+
+
+@mp.workdps(DPS)
+def sigmoid_count(x, alpha):
+    """sum_i e^(alpha x_i) / (e^(alpha x_i) + 1)."""
+    return mp.fsum(mp.exp(alpha * v) / (mp.exp(alpha * v) + 1) for v in x)
+
+
+@mp.workdps(DPS)
+def sigmoid_slope_max(x, alpha):
+    """max_i alpha e^(alpha x_i) / (e^(alpha x_i) + 1)^2."""
+    return max(alpha * mp.exp(alpha * v) / (mp.exp(alpha * v) + 1)**2 for v in x)
+
+
+@mp.workdps(DPS)
+def distance(x, xp, metric="l2"):
+    d = [abs(a - b) for a, b in zip(x, xp)]
+    return {"l1": mp.fsum(d), "linf": max(d), "l2": mp.sqrt(mp.fsum(v * v for v in d))}[metric]

@@ -12,7 +12,7 @@ import mpmath
 import pytest
 
 from gpaudit.audit.adversary import adversarial_triples
-from gpaudit.model.mechanism import build_mechanism, dist_mp, mp_exact
+from gpaudit.model.mechanism import build_mechanism, mp_exact
 from gpaudit.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,4 +130,4 @@ def test_adversary_alone_finds_a_verified_violation(name):
     assert rate > float(mech.epsilon)
     with mpmath.workdps(50):  # the float64 screen value is no proof: recompute the best triple
         lr = mech.log_ratio_mp(x, xp, y)
-        assert lr > mp_exact(mech.epsilon) * dist_mp(x, xp)
+        assert lr > mp_exact(mech.epsilon) * mech.dist_mp(x, xp)

@@ -1,7 +1,9 @@
 """The catalog: every broken variant refuted with a witness that an independent high-precision
-recomputation confirms; no valid variant ever refuted."""
+recomputation confirms; no valid variant ever refuted; the committed reports/ decided by the current
+code."""
 
 import json
+import shutil
 from pathlib import Path
 
 import mpmath as mp
@@ -9,7 +11,10 @@ import pytest
 
 import independent as ind
 from gpaudit.cli import main
-from gpaudit.verdict import EXIT_CODES
+from gpaudit.provenance import code_sha256
+from gpaudit.report.catalog import REGENERATE, catalog_configs, config_identity, dir_name, index_markdown, stale
+from gpaudit.report.directory import write_report
+from gpaudit.verdict import EXIT_CODES, Result
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +31,7 @@ BROKEN = sorted((ROOT / "examples" / "broken").glob("*.yaml"))
 with mp.workdps(ind.DPS):  # module constants at the reference precision (not a global setting)
     ETA_PAPER = (mp.mpf(2) / 3) / (mp.mpf(4) / (2 * mp.sqrt(3)))  # nu = 3, eps = 1 (Section 5)
     NINE_TENTHS = mp.mpf(9) / 10
+    LAUD_B_COUNT3, LAUD_B_BETA, LAUD_ALPHA_T1 = mp.mpf(19) / 100, mp.mpf(1) / 10, mp.mpf(1) / 80
 
 
 def _piecewise_jump(x):
@@ -48,6 +54,18 @@ REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
     "broken-threshold-bound-jump": (st, _piecewise_jump, ETA_PAPER, t3, 1),
     "broken-two-way-dropped-term": (lambda p: ind.two_way_paper(p, mp.mpf(1), mp.mpf(2), mp.mpf(1) / 2),
                                     ind.two_way_dropped_bound, ETA_PAPER, t3, 1),
+    # Laud et al.: (f, B, eta, log-density, epsilon, metric)
+    "laud-thm3-count3-linf-wrong-dual": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 100),
+                                         lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 100),
+                                         LAUD_B_COUNT3, lambda u: ind.gen_cauchy_logpdf(u, 4), 1,
+                                         "linf"),
+    "laud-thm3-beta-below-smoothness": (lambda x: ind.sigmoid_count(x, mp.mpf(1)),
+                                        lambda x: ind.sigmoid_slope_max(x, mp.mpf(1)),
+                                        LAUD_B_BETA, lambda u: ind.gen_cauchy_logpdf(u, 4), 1,
+                                        "l1"),
+    "laud-thm1-large-gamma": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 20),
+                              lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 20),
+                              LAUD_ALPHA_T1, lambda u: ind.gen_cauchy_logpdf(u, 20), 1, "l1"),
 }
 
 
@@ -87,12 +105,12 @@ def test_broken_variant_refuted_with_independently_verified_witness(reports, pat
         assert hs > mp.mpf(10) ** -12, hs
         assert abs(hs - mp.mpf(w["hockey_stick"])) < mp.mpf(10) ** -20
         return
-    f, B, eta, logh, eps = REFERENCE[name]
+    f, B, eta, logh, eps, *metric = REFERENCE[name]
     dim = len(w["x"])
     conv = (lambda v: mp.mpf(v[0])) if dim == 1 else (lambda v: tuple(mp.mpf(c) for c in v))
     x, xp, y = conv(w["x"]), conv(w["x_prime"]), mp.mpf(w["y"])
     lr = ind.log_ratio(f, B, eta, logh, x, xp, y)
-    dist = abs(x - xp) if dim == 1 else mp.sqrt(sum((a - b)**2 for a, b in zip(x, xp)))
+    dist = abs(x - xp) if dim == 1 else ind.distance(x, xp, *metric)
     assert lr > eps * dist, (lr, eps * dist)
     assert abs(lr - mp.mpf(w["log_ratio"])) < mp.mpf(10) ** -20 * max(1, abs(lr))
     assert mp.mpf(rep["epsilon_lower"]) > eps
@@ -136,3 +154,47 @@ def test_deterministic_for_a_seed(tmp_path):
     ja, jb = json.loads(a.read_text()), json.loads(b.read_text())
     for k in ("verdict", "witness", "epsilon_lower"):
         assert ja[k] == jb[k]
+
+
+# ---------------------------------------------------------------------------------------------
+# reports/ pinned to the code that decided it
+
+
+def test_check_json_records_the_code_identity(reports):
+    assert {rep["code_sha256"] for _, rep in reports.values()} == {code_sha256()}
+
+
+@pytest.mark.parametrize("path", VALID + BROKEN, ids=lambda p: p.parent.name + "/" + p.stem)
+def test_committed_report_decided_by_the_current_code(path):
+    name, _ = config_identity(path)
+    report = ROOT / "reports" / dir_name(name) / "report.json"
+    rel = report.relative_to(ROOT).as_posix()
+    assert report.is_file(), f"{rel} missing; regenerate with `{REGENERATE}`"
+    recorded, code = json.loads(report.read_text()).get("code_sha256"), code_sha256()
+    assert recorded == code, (f"{rel} is stale: decided by code sha256 {str(recorded)[:12]}, the decision-relevant "
+                              f"code (gpaudit.provenance) is now {code[:12]}; regenerate with `{REGENERATE}`")
+    md = report.with_name("report.md").read_text()
+    assert f"`{code}`" in md, f"{rel[:-4]}md is stale (no code sha256 {code[:12]}); regenerate with `{REGENERATE}`"
+
+
+def test_stale_names_each_file_a_code_change_makes_stale(tmp_path):
+    cfg = tmp_path / "examples" / "broken" / BROKEN[0].name
+    cfg.parent.mkdir(parents=True)
+    shutil.copy(BROKEN[0], cfg)
+    assert catalog_configs(tmp_path) == [cfg]
+    name, sha = config_identity(cfg)
+    result = Result(name, cfg.relative_to(tmp_path).as_posix(), sha, "unknown", {"epsilon": "1", "delta": "0"})
+    write_report(result, None, tmp_path / "reports" / dir_name(name))
+    (tmp_path / "reports" / "README.md").write_text(index_markdown([result]))
+    assert stale(tmp_path) == []
+    other = "f" * 64
+    problems = stale(tmp_path, code=other)
+    d = f"reports/{dir_name(name)}"
+    assert [p.split(":")[0] for p in problems] == ["reports/README.md", name, name], problems
+    assert f"{d}/report.json" in problems[1] and f"{d}/report.md" in problems[2]
+    assert all(REGENERATE in p for p in problems)
+    report = tmp_path / d / "report.json"
+    data = json.loads(report.read_text())
+    del data["code_sha256"]                     # a report from before the code identity
+    report.write_text(json.dumps(data))
+    assert any("report.json was decided by code sha256 None" in p for p in stale(tmp_path))

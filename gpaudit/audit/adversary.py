@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.fp import row_norm
 from ..model.mechanism import Mechanism
 
 # evaluations of the loss rate per effort level
@@ -102,13 +101,13 @@ def _evaluate(mech: Mechanism, marks, scale, Lambda, p: _Params):
     """(X, Xp, y, rate) for a batch; rate is -inf where the triple is undefined."""
     with np.errstate(all="ignore"):
         X = marks[p.k] + (scale * 10.0 ** p.log_off)[:, None] * p.off
-        n = row_norm(p.step)
+        n = mech.metric.dist_np(p.step)
         length = np.minimum(scale * 10.0 ** p.log_step, Lambda)
         Xp = X + p.step / np.where(n > 0, n, 1.0)[:, None] * length[:, None]
         a, b = mech.centre_scale_np(X)
         ap, bp = mech.centre_scale_np(Xp)
         y = a + b * np.sinh(p.v)
-        dist = row_norm(Xp - X)  # what float64 kept of the step (0 far from the origin)
+        dist = mech.dist_np(Xp, X)  # what float64 kept of the step (0 far from the origin)
         lr = mech.log_density_np(a, b, y) - mech.log_density_np(ap, bp, y)
         rate = lr / dist
     ok = ((n > 0) & (dist > 0) & (b > 0) & (bp > 0) & np.isfinite(b) & np.isfinite(bp)

@@ -25,13 +25,36 @@ U_GRID = np.unique(np.concatenate([
 ]))
 
 
-def _unit_vectors(rng, n, d):
+def _unit_vectors(rng, n, d, metric=None):
+    """n random directions of unit length in the metric (Euclidean when metric is None)."""
     v = rng.standard_normal((n, d))
+    if metric is not None and not metric.euclidean:
+        return v / metric.dist_np(v)[:, None]
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
-def candidate_pairs(landmarks, scale, gamma, Lambda, dim, effort, rng):
-    """Arrays X, Xp of shape (n, dim)."""
+def _lengths(metric, V):
+    """||row|| of each row of V in the metric (Euclidean when metric is None)."""
+    return row_norm(V) if metric is None else metric.dist_np(V)
+
+
+def _axes(metric, dim, rng_seed, n_random):
+    """The search's fixed directions: the axes and n_random random ones (dim > 1); for a
+    non-Euclidean metric, the extreme points of its unit ball first (axes for l1, sign vectors
+    for linf), each of unit length in the metric."""
+    if metric is not None and not metric.euclidean:
+        d = metric.directions(np.random.default_rng(rng_seed), 0)
+        if dim > 1:
+            d = np.concatenate([d, _unit_vectors(np.random.default_rng(rng_seed), n_random, dim, metric)])
+        return d
+    dirs = np.eye(dim)
+    if dim > 1:
+        dirs = np.concatenate([dirs, _unit_vectors(np.random.default_rng(rng_seed), n_random, dim)])
+    return dirs
+
+
+def candidate_pairs(landmarks, scale, gamma, Lambda, dim, effort, rng, metric=None):
+    """Arrays X, Xp of shape (n, dim); distances in `metric` (Euclidean when None)."""
     marks = np.atleast_2d(np.asarray(landmarks, float))
     scale = float(scale)
     n_total = EFFORT_PAIRS[effort]
@@ -45,9 +68,7 @@ def candidate_pairs(landmarks, scale, gamma, Lambda, dim, effort, rng):
     X, Xp = [], []
     # 1. structured: offsets from each landmark, along axes and diagonals, every step length
     offs = np.concatenate([[0.0], lens, -lens])
-    dirs = np.eye(dim)
-    if dim > 1:
-        dirs = np.concatenate([dirs, _unit_vectors(np.random.default_rng(1), 6, dim)])
+    dirs = _axes(metric, dim, 1, 6)
     for m in marks:
         for e in dirs:
             base = m + offs[:, None] * e[None, :]
@@ -64,18 +85,18 @@ def candidate_pairs(landmarks, scale, gamma, Lambda, dim, effort, rng):
     far = scale * 10 ** rng.uniform(-3, 3, n_rand)
     if gamma > 0:
         far = np.where(rng.random(n_rand) < 0.3, 10 ** rng.uniform(-2, 1.5, n_rand) / gamma, far)
-    Xr = centre + far[:, None] * _unit_vectors(rng, n_rand, dim)
+    Xr = centre + far[:, None] * _unit_vectors(rng, n_rand, dim, metric)
     hi = min(Lambda, 100 * scale) if np.isfinite(Lambda) else 100 * scale
     step = np.minimum(scale * 10 ** rng.uniform(-4, 2, n_rand), hi)
-    Xpr = Xr + step[:, None] * _unit_vectors(rng, n_rand, dim)
-    Xs, Xps = spanning_pairs(marks, scale, gamma, Lambda, dim)
+    Xpr = Xr + step[:, None] * _unit_vectors(rng, n_rand, dim, metric)
+    Xs, Xps = spanning_pairs(marks, scale, gamma, Lambda, dim, metric)
     X, Xp = np.concatenate([X, Xr, Xs]), np.concatenate([Xp, Xpr, Xps])
-    d = row_norm(X - Xp)
+    d = _lengths(metric, X - Xp)
     keep = (d > 0) & (d <= Lambda)
     return X[keep], Xp[keep]
 
 
-def spanning_pairs(marks, scale, gamma, Lambda, dim):
+def spanning_pairs(marks, scale, gamma, Lambda, dim, metric=None):
     """Long pairs for the hockey-stick search: from landmark to landmark and beyond, across the whole
     transition, at every scale up to Lambda (or well past the transition when Lambda = inf); pairs
     longer than Lambda are shrunk to Lambda about their midpoint.  Both orders."""
@@ -85,14 +106,14 @@ def spanning_pairs(marks, scale, gamma, Lambda, dim):
     if gamma > 0:
         beyond += [c / gamma for c in (0.1, 0.5, 1)]
     beyond = np.array(sorted(set(beyond)))
-    dirs = np.eye(dim)
+    dirs = _axes(metric, dim, 1, 0)
     A, Bp = [], []
     for i in range(len(marks)):
         for j in range(len(marks)):
             if j <= i:
                 continue
             u = marks[j] - marks[i]
-            n = norm1(u)
+            n = norm1(u) if metric is None else float(metric.dist_np(u.reshape(1, -1))[0])
             if not n > 0:
                 continue
             u = u / n
@@ -114,7 +135,7 @@ def spanning_pairs(marks, scale, gamma, Lambda, dim):
     if not A:
         return np.zeros((0, dim)), np.zeros((0, dim))
     A, Bp = np.concatenate(A), np.concatenate(Bp)
-    d = row_norm(Bp - A)
+    d = _lengths(metric, Bp - A)
     if np.isfinite(Lambda):
         over = d > Lambda
         mid, half = (A[over] + Bp[over]) / 2, (Bp[over] - A[over]) * (Lambda * (1 - 1e-12) / d[over] / 2)[:, None]
@@ -148,7 +169,7 @@ def _to_float(c):
     return float(c)
 
 
-def seed_pairs(seed, scale, gamma, Lambda, dim, n_dirs=4, budget=None):
+def seed_pairs(seed, scale, gamma, Lambda, dim, n_dirs=4, budget=None, metric=None):
     """Pairs around one seed point as around a landmark, but down to float64 resolution: straddling it
     (at several fractions, never on it unless a fraction is 0 or 1) at distances from ~1e-12 |seed|
     up to 100 scale and 1/gamma multiples, along every axis and n_dirs fixed directions, both orders;
@@ -168,9 +189,7 @@ def seed_pairs(seed, scale, gamma, Lambda, dim, n_dirs=4, budget=None):
     lens = fine[fine <= Lambda] if np.isfinite(Lambda) else fine
     if lens.size == 0:
         lens = np.array([Lambda])
-    dirs = np.eye(dim)
-    if dim > 1:
-        dirs = np.concatenate([dirs, _unit_vectors(np.random.default_rng(2), n_dirs, dim)])
+    dirs = _axes(metric, dim, 2, n_dirs)
     t = np.array([0.5, 0.25, 0.75, 0.1, 0.9, 0.0, 1.0])
     coarse = scale * np.array([1e-4, 1e-3, 1e-2, 0.1, 0.5, 1, 2, 10])
     if gamma > 0:
@@ -181,7 +200,7 @@ def seed_pairs(seed, scale, gamma, Lambda, dim, n_dirs=4, budget=None):
     def both(A, Bp):
         A, Bp = np.concatenate(A), np.concatenate(Bp)
         X, Xp = np.concatenate([A, Bp]), np.concatenate([Bp, A])
-        d = row_norm(X - Xp)
+        d = _lengths(metric, X - Xp)
         keep = (d > 0) & (d <= Lambda)
         return X[keep], Xp[keep]
 
@@ -191,7 +210,7 @@ def seed_pairs(seed, scale, gamma, Lambda, dim, n_dirs=4, budget=None):
     SX, SXp = both(A, Bp)
     # offset bases along the axes, as for a landmark
     A, Bp = [], []
-    for e in np.eye(dim):
+    for e in _axes(metric, dim, 2, 0):
         base = s + offs[:, None] * e[None, :]
         for st in np.concatenate([steps, -steps]):
             A.append(base)

@@ -11,8 +11,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..model.mechanism import Mechanism, exact_decimal, dist_mp
-from ..model.fp import row_norm
+from ..model.mechanism import Mechanism, exact_decimal
 from ..verdict import Check, REFUTED, UNKNOWN
 
 DPS = 50
@@ -35,7 +34,7 @@ def check_cover(mech: Mechanism, X, Xp) -> Check:
     W = np.concatenate([Xp, X])
     lam = mech.bound.Lambda
     with np.errstate(all="ignore"):
-        d = row_norm(A - W)
+        d = mech.dist_np(A, W)
         slope = np.abs(f(W) - f(A)) / d
         excess = slope / B(A)
     excess[~np.isfinite(excess)] = 0
@@ -47,7 +46,7 @@ def check_cover(mech: Mechanism, X, Xp) -> Check:
             break
         with mpmath.workdps(DPS):
             x, w = A[i], W[i]
-            dxw = dist_mp(x, w)
+            dxw = mech.dist_mp(x, w)
             if lam != sp.oo and not dxw <= mpmath.mpf(sp.N(lam, DPS + 10)) * (1 - mpmath.mpf(10) ** -40):
                 continue   # (a secant within 1e-40 of Lambda is not taken: no witness on a rounding tie)
             s = abs(mech.query.f_mp(w) - mech.query.f_mp(x)) / dxw
@@ -66,7 +65,7 @@ def check_smooth(mech: Mechanism, X, Xp) -> Check:
     B = mech.bound.B_np
     with np.errstate(all="ignore"):
         lb, lbp = np.log(B(X)), np.log(B(Xp))
-        lg = np.log(mech.bound.g_np(row_norm(X - Xp)))
+        lg = np.log(mech.bound.g_np(mech.dist_np(X, Xp)))
         excess = np.maximum(lb - lbp, lbp - lb) - lg
     excess[~np.isfinite(excess)] = -np.inf
     for i in np.argsort(-excess)[:5]:
@@ -76,7 +75,7 @@ def check_smooth(mech: Mechanism, X, Xp) -> Check:
         with mpmath.workdps(DPS):
             bx, bxp = mech.bound.B_mp(x), mech.bound.B_mp(xp)
             lhs = mpmath.log(bx) - mpmath.log(bxp)
-            rhs = mech.bound.log_g_mp(dist_mp(x, xp))
+            rhs = mech.bound.log_g_mp(mech.dist_mp(x, xp))
             if lhs - rhs > _margin(mech) * max(1, abs(rhs)):
                 return Check("definition8.smooth", REFUTED, "grid search + mpmath re-check",
                              f"ln B(x) - ln B(x') = {_fmt(lhs)} > ln g(x, x') = {_fmt(rhs)}",

@@ -17,7 +17,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..model.fp import row_norm
 from ..model.mechanism import Mechanism
 
 EPS64 = np.finfo(float).eps
@@ -56,7 +55,7 @@ def triple_rates(mech: Mechanism, X, Xp, Y, psi: float, at_x=None):
     the centre and scale at X, (a, b), where the caller has already computed them."""
     a, b = mech.centre_scale_np(X) if at_x is None else at_x
     ap, bp = mech.centre_scale_np(Xp)
-    dist = row_norm(Xp - X)  # what float64 kept of the step
+    dist = mech.dist_np(Xp, X)  # what float64 kept of the step
     with np.errstate(all="ignore"):
         rate = lowered_log_ratio(mech, a, b, ap, bp, Y, psi) / dist
     ok = ((dist > 0) & (b > 0) & (bp > 0) & np.isfinite(b) & np.isfinite(bp)

@@ -12,8 +12,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from ..model.mechanism import Mechanism, dist_mp, mp_exact
-from ..model.fp import norm1, row_norm
+from ..model.mechanism import Mechanism, mp_exact
 from .candidates import U_GRID
 
 
@@ -61,13 +60,13 @@ def _prob_mp(mech: Mechanism, x, lo, hi):
 
 def hockey_stick_mp(mech: Mechanism, x, xp, dps=50):
     """(value, intervals) of P_x(S) - e^{eps d} P_x'(S) on the float-located worst set S."""
-    d = norm1(np.array(x, float) - np.array(xp, float))
+    d = float(mech.dist_np(np.array(x, float), np.array(xp, float))[0])
     level = float(mech.epsilon) * d
     ivs = _intervals(mech, x, xp, level)
     if ivs is None:
         return None, []
     with mpmath.workdps(dps):
-        eps_d = mp_exact(mech.epsilon) * dist_mp(x, xp)
+        eps_d = mp_exact(mech.epsilon) * mech.dist_mp(x, xp)
         total = mpmath.mpf(0)
         for lo, hi in ivs:
             total += _prob_mp(mech, x, lo, hi) - mpmath.exp(eps_d) * _prob_mp(mech, xp, lo, hi)
@@ -92,7 +91,7 @@ def hockey_proxy(mech: Mechanism, X, Xp, chunk=2000):
             ap, bp = mech.centre_scale_np(Xp[sl])
             Y = np.sort(np.concatenate([a[:, None] + b[:, None] * V_GRID[None, :],
                                         ap[:, None] + bp[:, None] * V_GRID[None, :]], axis=1), axis=1)
-            ed = np.minimum(eps * row_norm(X[sl] - Xp[sl]), 700.0)
+            ed = np.minimum(eps * mech.dist_np(X[sl], Xp[sl]), 700.0)
             p = np.exp(mech.log_density_np(a[:, None], b[:, None], Y))
             pp = np.exp(mech.log_density_np(ap[:, None], bp[:, None], Y) + ed[:, None])
             g = np.maximum(p - pp, 0.0)

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
-from ..model.mechanism import Mechanism, dist_mp, mp_exact
-from ..model.fp import row_norm
+from ..model.mechanism import Mechanism, mp_exact
 from .candidates import U_GRID, as_points, candidate_pairs, seed_pairs
 from .floatloss import lowered_log_ratio, score_bound, triple_rates
 
@@ -86,7 +85,7 @@ def screen_rates(mech: Mechanism, X, Xp, chunk=4000):
     Each log-ratio is lowered by a bound on its float64 rounding error (floatloss)."""
     best_rate = np.full(len(X), -np.inf)
     best_y = np.zeros(len(X))
-    d = row_norm(X - Xp)
+    d = mech.dist_np(X, Xp)
     psi = score_bound(mech)
     for s in range(0, len(X), chunk):
         sl = slice(s, s + chunk)
@@ -185,7 +184,7 @@ def polish_all(mech: Mechanism, triples, Lambda: float, local, iters: int):
         """(X, X', Y, (centre, scale) at X) of the points Z."""
         X, S = Z[:, :d], Z[:, d:2 * d]
         if np.isfinite(Lambda):
-            n = row_norm(S)
+            n = mech.metric.dist_np(S)
             with np.errstate(all="ignore"):
                 S = S * np.where(n > Lambda, Lambda / n, 1.0)[:, None]
         aa, bb = mech.centre_scale_np(X)
@@ -246,7 +245,7 @@ def push_tail(mech: Mechanism, t: Triple) -> Triple:
                     best_y, best = float(y), v
     if best_y == t.y:
         return t
-    dist = math.hypot(*(np.array(t.xp, float) - np.array(t.x, float)))
+    dist = float(mech.dist_np(np.array(t.xp, float), np.array(t.x, float))[0])
     return Triple(t.x, t.xp, best_y, float(best) / dist if dist > 0 else t.rate)
 
 
@@ -256,7 +255,7 @@ def verify(mech: Mechanism, t: Triple) -> VerifiedTriple | None:
     for dps in VERIFY_DPS:
         with mpmath.workdps(dps):
             lr = mech.log_ratio_mp(t.x, t.xp, t.y)
-            dist = dist_mp(t.x, t.xp)
+            dist = mech.dist_mp(t.x, t.xp)
             if not mpmath.isfinite(lr) or dist == 0:
                 return None
             bound = mp_exact(mech.epsilon) * dist
@@ -266,6 +265,11 @@ def verify(mech: Mechanism, t: Triple) -> VerifiedTriple | None:
         if abs(lr100 - lr50) > mpmath.mpf(10) ** -30 * max(1, abs(lr100)):
             return None  # not stable in precision: do not trust it either way
         return VerifiedTriple(t.x, t.xp, t.y, dist, lr100, lr100 / dist, bool(v50 and v100))
+
+
+def _metric(mech: Mechanism):
+    """The metric for the candidate generators: None for the Euclidean default (its own paths)."""
+    return None if mech.metric.euclidean else mech.metric
 
 
 def _verify_all(mech: Mechanism, triples):
@@ -280,7 +284,7 @@ def search_main(mech: Mechanism, rng, effort="standard", progress=None) -> Found
     Lambda = float(mech.Lambda)
     gamma = float(mech.spec.bound.gamma)
     scale = float(mech.query.scale)
-    X, Xp = candidate_pairs(mech.query.landmarks, scale, gamma, Lambda, mech.dim, effort, rng)
+    X, Xp = candidate_pairs(mech.query.landmarks, scale, gamma, Lambda, mech.dim, effort, rng, _metric(mech))
     if progress:
         progress("screen", 0.0)
     rates, ys = screen_rates(mech, X, Xp)
@@ -312,7 +316,8 @@ def search_seeds(mech: Mechanism, effort="standard", seeds=()) -> Found:
     empty = np.zeros((0, mech.dim))
     if not pts:
         return Found([], empty, empty.copy(), np.zeros(0))
-    SX, SXp = zip(*(seed_pairs(p, scale, gamma, Lambda, mech.dim, budget=SEED_PAIRS[effort]) for p in pts))
+    SX, SXp = zip(*(seed_pairs(p, scale, gamma, Lambda, mech.dim, budget=SEED_PAIRS[effort],
+                                            metric=_metric(mech)) for p in pts))
     seed_idx, start = [], 0
     for a in SX:
         seed_idx.append(np.arange(start, start + len(a)))

@@ -1,8 +1,8 @@
 """The certificate stage: sound methods only.
 
-Pure claims (delta = 0) on the convex domain R^d with the Euclidean metric: if, region by region,
-|grad f| <= a_R B and |grad ln B| <= c_R (proved), with f and B continuous, then along any segment
-|ln p_x(y) - ln p_x'(y)| <= eps_cert * dist with
+Pure claims (delta = 0) on the convex domain R^d with the metric of a norm (input.metric): if,
+region by region, ||grad f||_* <= a_R B and ||grad ln B||_* <= c_R in the dual norm (proved), with f
+and B continuous, then along any segment |ln p_x(y) - ln p_x'(y)| <= eps_cert * dist with
 
     eps_cert = max_R sup_u [eta a_R |psi(u)| + c_R |1 + u psi(u)|]     (docs/certificate.md),
 
@@ -76,8 +76,12 @@ def certify(mech: Mechanism, outcome, proof=None):
     if not mpmath.isfinite(upper):
         approx = mech.spec.claim.delta != 0
         shown = mech.family.u_score_unbounded and any(sp.sympify(c).is_positive is True for _, _, c in regions)
+        slope = mech.family.score_unbounded and any(sp.sympify(a).is_positive is True for _, a, _ in regions) \
+            and sp.sympify(mech.eta).is_positive is True
         why = ("the pure rate is unbounded: c_R > 0 and |1 + u psi(u)| grows without bound for this family"
-               if shown else "the arb branch-and-bound found no finite bound on the pure rate "
+               if shown else
+               "the pure rate is unbounded: a_R > 0 and the score |psi(u)| grows without bound for this family"
+               if slope else "the arb branch-and-bound found no finite bound on the pure rate "
                "(not resolved within its box budget)")
         checks.append(Check("certificate.rate", SKIPPED if approx else UNKNOWN, "arb branch-and-bound",
                             why + ("; the approximate claim is decided by the hockey-stick route" if approx else ""),

@@ -17,7 +17,7 @@ import sympy as sp
 
 from ..spec.types import BoundSpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
-from .numeric_ss import GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
+from .numeric_ss import MAX_GRID_POINTS, GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
 from ..errors import FieldError
 from .queries import (Query, load_callable, python_math, python_mpmath, python_numpy, takes_mpmath,
                       two_way_geometry, two_way_regions)
@@ -99,9 +99,10 @@ def _float_mp(fn):
     return f
 
 
-def numeric_bound(query: Query, bs: BoundSpec, effort: str):
+def numeric_bound(query: Query, bs: BoundSpec, effort: str, metric=None):
     gamma, lam = float(bs.gamma), None if bs.Lambda == sp.oo else float(bs.Lambda)
-    if query.radial_centre is not None:
+    metric = None if metric is None or metric.euclidean else metric
+    if query.radial_centre is not None and metric is None:
         B = RadialSmoothSensitivity(query.radial_centre, query.scale, gamma, bs.growth, lam)
         return B, (f"numerical smooth sensitivity (radial reduction, Lemma 4.5; grid and golden-section "
                    f"refinement, valid for |x - t| <= {B.r_max:g} h)")
@@ -117,14 +118,23 @@ def numeric_bound(query: Query, bs: BoundSpec, effort: str):
     offs = float(query.scale) * np.array([0.25, 0.5, 1.0, 2.0])
     eye = np.eye(d)
     extra = np.concatenate([marks] + [marks + s * o * eye[k] for k in range(d) for o in offs for s in (1, -1)])
+    if metric is not None:
+        # no radial reduction in a non-Euclidean metric: a fine local grid about each landmark
+        # (+- 3 scales), where the slopes live, besides the coarse grid over the whole box
+        per = max(5, int((MAX_GRID_POINTS // 2 // max(len(marks), 1)) ** (1.0 / d)))
+        ax = np.linspace(-3.0, 3.0, per) * float(query.scale)
+        local = np.stack([m.ravel() for m in np.meshgrid(*[ax] * d, indexing="ij")], axis=1)
+        extra = np.concatenate([extra] + [mk + local for mk in marks])
     B = GridSmoothSensitivity(query.f_np, lo, hi, n, gamma, bs.growth, lam,
-                              extra=extra if d >= 3 else None)
+                              extra=extra if d >= 3 or metric is not None else None, metric=metric)
     more = f" + {B.n_extra} points near landmarks" if B.n_extra else ""
+    where = f", {metric.label} metric" if metric is not None else ""
     return B, (f"numerical smooth sensitivity (grid {B.n}^{d}{more} on the box "
-               f"{lo.round(3).tolist()}..{hi.round(3).tolist()})")
+               f"{lo.round(3).tolist()}..{hi.round(3).tolist()}{where})")
 
 
-def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, effort="standard") -> Bound:
+def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, effort="standard",
+                metric=None) -> Bound:
     syms = input_symbols(dim)
     common = (bs.kind, bs.growth, bs.gamma, bs.Lambda)
     if bs.kind == "constant":
@@ -147,12 +157,18 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
                                           else "a float64 program (no exact model)"),
                      python_math(fn, "B", ref), numeric=not exact)
     # smooth_sensitivity
-    if query.kind in CLOSED_FORMS and bs.Lambda == sp.oo:
+    if query.kind in CLOSED_FORMS and bs.Lambda == sp.oo and (metric is None or metric.euclidean or dim == 1):
         make, source = CLOSED_FORMS[query.kind]
-        expr = make(query.fields, bs.gamma, bs.growth)
+        if metric is None or metric.euclidean:
+            expr = make(query.fields, bs.gamma, bs.growth)
+        else:
+            # one dimension, dist = w |x - x'|: L_w = L / w, so B*_w(x) = B*(x; gamma w) / w exactly
+            w = metric.w_exact[0]
+            expr = make(query.fields, bs.gamma * w, bs.growth) / w
+            source += f" in the metric {metric.label} (B*(x; gamma w) / w)"
         return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms),
                      source + f" ({bs.growth} growth, Lambda = inf)", to_math(expr, syms))
-    B, source = numeric_bound(query, bs, effort)
+    B, source = numeric_bound(query, bs, effort, metric)
     return Bound(*common, None, B, _float_mp(B), source, numeric=True)
 
 

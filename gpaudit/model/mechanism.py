@@ -16,6 +16,7 @@ import sympy as sp
 from ..spec.types import Spec
 from .bounds import Bound, build_bound
 from .families import NoiseFamily, make_family
+from .metric import Metric
 from .queries import Query, build_query
 
 
@@ -59,6 +60,19 @@ class Mechanism:
     @property
     def Lambda(self):
         return self.spec.bound.Lambda
+
+    @cached_property
+    def metric(self) -> Metric:
+        """dist(x, x') of the claim (input.metric; Euclidean by default)."""
+        return Metric.of(self.spec)
+
+    def dist_np(self, X, Xp) -> np.ndarray:
+        """dist(x, x') for rows of X and Xp, in float64 (what float64 kept of the step)."""
+        return self.metric.dist_np(np.atleast_2d(np.asarray(X, float)) - np.atleast_2d(np.asarray(Xp, float)))
+
+    def dist_mp(self, x, xp) -> mpmath.mpf:
+        """dist(x, x') at the working precision, from the exact binary coordinates."""
+        return self.metric.dist_mp(x, xp)
 
     # -- float64 screening -------------------------------------------------------------
     def centre_scale_np(self, X):
@@ -108,13 +122,9 @@ def exact_decimal(v: float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def dist_mp(x, xp):
-    return mpmath.sqrt(mpmath.fsum((mpmath.mpf(u) - mpmath.mpf(v))**2 for u, v in zip(x, xp)))
-
-
 def build_mechanism(spec: Spec) -> Mechanism:
     base = str(Path(spec.path).resolve().parent)
     query = build_query(spec.query, spec.dim, base)
-    bound = build_bound(spec.bound, query, spec.dim, base, spec.audit.effort)
+    bound = build_bound(spec.bound, query, spec.dim, base, spec.audit.effort, Metric.of(spec))
     family = make_family(spec.noise.family, **spec.noise.shape)
     return Mechanism(spec, query, bound, family)

@@ -37,12 +37,25 @@ def points_per_axis(dim: int, budget: int) -> int:
     return n
 
 
+def _pdist(D, unit, metric=None):
+    """||D|| over the last axis of a difference array: Euclidean, summed in units of ``unit`` (squares of
+    1e-200 underflow), or in `metric` when it is not the Euclidean one (sums and maxima of |D_k| w_k)."""
+    if metric is None or metric.euclidean:
+        return unit * np.sqrt(((D / unit)**2).sum(-1))
+    V = np.abs(D) * metric.w_np
+    if metric.kind == "l1":
+        return V.sum(-1)
+    if metric.kind == "linf":
+        return V.max(-1)
+    return unit * np.sqrt(((V / unit)**2).sum(-1))
+
+
 def _rows_per_block(G: int, d: int, cap: int) -> int:
     """Rows of a (rows, G, d) pairwise block that keep it under BLOCK_ENTRIES entries."""
     return int(max(1, min(cap, BLOCK_ENTRIES // max(1, G * max(d, 1)))))
 
 
-def _pairwise_lipschitz(F, P, Lambda, chunk=512, unit=1.0):
+def _pairwise_lipschitz(F, P, Lambda, chunk=512, unit=1.0, metric=None):
     """L(z_i) = max_j |F_j - F_i| / |P_j - P_i| over grid points within Lambda.
 
     Distances are summed in units of ``unit`` (the box's extent): squares of 1e-200 underflow.
@@ -51,7 +64,7 @@ def _pairwise_lipschitz(F, P, Lambda, chunk=512, unit=1.0):
     L = np.zeros(G)
     chunk = _rows_per_block(G, P.shape[1], chunk)
     for s in range(0, G, chunk):
-        d = unit * np.sqrt((((P[s:s + chunk, None, :] - P[None, :, :]) / unit)**2).sum(-1))
+        d = _pdist(P[s:s + chunk, None, :] - P[None, :, :], unit, metric)
         with np.errstate(divide="ignore", invalid="ignore"):
             q = np.abs(F[None, :] - F[s:s + chunk, None]) / d
         q[(d == 0) | (d > Lambda) | ~np.isfinite(q)] = 0.0
@@ -59,11 +72,14 @@ def _pairwise_lipschitz(F, P, Lambda, chunk=512, unit=1.0):
     return L
 
 
-def _local_slopes(f_np, P, F, h, lam):
+def _local_slopes(f_np, P, F, h, lam, metric=None):
     """max over one-sided secants of length h from each point (along every axis, both ways, and
     along the forward-difference gradient): the slope at scales finer than the grid.  Each is a
     true secant |f(w) - f(z)| / |w - z| with |w - z| = h <= Lambda, so it only raises L towards
-    L_{f,Lambda}.  Non-finite values are ignored."""
+    L_{f,Lambda}.  Non-finite values are ignored.  In a non-Euclidean metric the steps are of
+    length h in that metric and the last one is along its steepest direction for the gradient."""
+    if metric is not None and not metric.euclidean:
+        return _local_slopes_metric(f_np, P, F, h, lam, metric)
     G, d = P.shape
     if G == 0 or not (h > 0) or h > lam:
         return np.zeros(G)
@@ -88,7 +104,32 @@ def _local_slopes(f_np, P, F, h, lam):
     return best
 
 
-def _dominant(P, L, gamma, growth, unit, block=256):
+def _local_slopes_metric(f_np, P, F, h, lam, metric):
+    G, d = P.shape
+    if G == 0 or not (h > 0) or h > lam:
+        return np.zeros(G)
+    best = np.zeros(G)
+    grad = np.zeros((G, d))
+    w = metric.w_np
+    with np.errstate(all="ignore"):
+        for k in range(d):
+            for sgn in (1.0, -1.0):
+                Q = P.copy()
+                Q[:, k] += sgn * h / w[k]          # a step of length h in the metric
+                dF = f_np(Q) - F
+                if sgn > 0:
+                    q = dF / (h / w[k])
+                    grad[:, k] = np.where(np.isfinite(q), q, 0.0)
+                q = np.abs(dF) / h
+                best = np.maximum(best, np.where(np.isfinite(q), q, 0.0))
+        if d > 1:
+            U = np.array([metric.steepest(g) for g in grad])
+            q = np.abs(f_np(P + h * U) - F) / h
+            best = np.maximum(best, np.where(np.isfinite(q), q, 0.0))
+    return best
+
+
+def _dominant(P, L, gamma, growth, unit, block=256, metric=None):
     """Indices of the points that matter for B(x) = max_i L_i / g(|x - P_i|).
 
     A point i with L_i <= L_j / g(|P_i - P_j|) for a kept j never attains the maximum alone: by the
@@ -106,14 +147,14 @@ def _dominant(P, L, gamma, growth, unit, block=256):
             dom = np.zeros(len(idx), bool)
             for r in range(0, len(idx), rows):
                 sub = idx[r:r + rows]
-                dist = unit * np.sqrt((((P[sub, None, :] - P[None, keep, :]) / unit)**2).sum(-1))
+                dist = _pdist(P[sub, None, :] - P[None, keep, :], unit, metric)
                 dom[r:r + rows] = (L[None, keep] / growth_np(growth, gamma, dist)).max(axis=1) >= L[sub]
             idx = idx[~dom]
         # within the block, in order
         mine = []
         for i in idx:
             if mine:
-                dist = unit * np.sqrt((((P[i] - P[mine]) / unit)**2).sum(-1))
+                dist = _pdist(P[i] - P[mine], unit, metric)
                 if (L[mine] / growth_np(growth, gamma, dist)).max() >= L[i]:
                     continue
             mine.append(i)
@@ -130,7 +171,9 @@ class GridSmoothSensitivity:
     blocks of at most BLOCK_ENTRIES entries, and each point also gets its local one-sided slopes, so
     a coarse grid (few points per axis in d >= 3) still sees the query's steepest slopes."""
 
-    def __init__(self, f_np, lo, hi, n, gamma, growth, Lambda, extra=None, max_points=MAX_GRID_POINTS):
+    def __init__(self, f_np, lo, hi, n, gamma, growth, Lambda, extra=None, max_points=MAX_GRID_POINTS,
+                 metric=None):
+        self.metric = None if metric is None or metric.euclidean else metric
         self.lo, self.hi = np.asarray(lo, float), np.asarray(hi, float)
         self.gamma, self.growth = float(gamma), growth
         d = len(self.lo)
@@ -151,11 +194,11 @@ class GridSmoothSensitivity:
         lam = np.inf if Lambda is None else float(Lambda)
         ext = float(np.max(self.hi - self.lo)) if d else 0.0
         self.unit = ext if np.isfinite(ext) and ext > 0 else 1.0
-        self.L = _pairwise_lipschitz(F, self.P, lam, unit=self.unit)
+        self.L = _pairwise_lipschitz(F, self.P, lam, unit=self.unit, metric=self.metric)
         spacing = self.unit / max(n - 1, 1)
-        self.L = np.maximum(self.L, _local_slopes(f_np, self.P, F, min(1e-3 * spacing, lam), lam))
+        self.L = np.maximum(self.L, _local_slopes(f_np, self.P, F, min(1e-3 * spacing, lam), lam, self.metric))
         # evaluation needs only the points not dominated by another (exact for these growths)
-        k = _dominant(self.P, self.L, self.gamma, self.growth, self.unit)
+        k = _dominant(self.P, self.L, self.gamma, self.growth, self.unit, metric=self.metric)
         if k.size == 0:  # f constant on the sample: B = 0 there
             k = np.array([0])
         self._Pk, self._Lk = self.P[k], self.L[k]
@@ -168,7 +211,7 @@ class GridSmoothSensitivity:
         X = np.atleast_2d(np.asarray(X, float))
         out = np.empty(X.shape[0])
         P, L = self._Pk, self._Lk
-        if X.shape[1] >= 3:  # distances from a Gram product (BLAS) in box units: O(n G) not O(n G d)
+        if X.shape[1] >= 3 and self.metric is None:  # distances from a Gram product (BLAS) in box units: O(n G) not O(n G d)
             c = (self.lo + self.hi) / 2
             Q = (P - c) / self.unit
             q2 = (Q**2).sum(axis=1)
@@ -188,7 +231,7 @@ class GridSmoothSensitivity:
             return out
         chunk = _rows_per_block(len(P), X.shape[1], chunk)
         for s in range(0, X.shape[0], chunk):
-            d = self.unit * np.sqrt((((X[s:s + chunk, None, :] - P[None, :, :]) / self.unit)**2).sum(-1))
+            d = _pdist(X[s:s + chunk, None, :] - P[None, :, :], self.unit, self.metric)
             out[s:s + chunk] = (L[None, :] / growth_np(self.growth, self.gamma, d)).max(axis=1)
         out[~self.inside(X)] = np.nan
         return out

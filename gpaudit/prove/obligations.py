@@ -207,6 +207,53 @@ def ratio_cover_sq(f, B, syms):
     return _memo("cover", (f, B), syms, fn)
 
 
+def _plain(metric):
+    return metric is None or metric.euclidean
+
+
+def grad_parts(expr, syms):
+    """[d expr / d x_i] in atomized form (one Atoms for all of them), and the atom map."""
+    def fn(A):
+        e = A.atomize(expr)
+        return tuple(A.reduce(A.d(e, i)) for i in range(len(syms)))
+    return _memo("parts", (expr,), syms, fn)
+
+
+def cover_parts(f, B, syms):
+    """([d f / d x_i], B) in atomized form over one Atoms, and the atom map."""
+    def fn(A):
+        e = A.atomize(f)
+        return tuple(A.reduce(A.d(e, i)) for i in range(len(syms))), A.atomize(B)
+    return _memo("cparts", (f, B), syms, fn)
+
+
+def log_parts(B, syms):
+    """[d ln B / d x_i] = [d B / d x_i / B] in atomized form, and the atom map."""
+    def fn(A):
+        e = A.atomize(B)
+        return tuple(A.reduce(A.d(e, i)) / e for i in range(len(syms)))
+    return _memo("lparts", (B,), syms, fn)
+
+
+def dual_sq(metric, parts):
+    """||g||_*^2 for the gradient components `parts` (a sympy expression for sampling)."""
+    if _plain(metric):
+        return sp.Add(*[g**2 for g in parts])
+    return metric.dual_sq_expr(parts)
+
+
+def ratio_sq(kind, alt, syms, metric=None):
+    """The sampled quantity of a rate: (||grad f||_* / B)^2 (cover) or ||grad ln B||_*^2 (smooth),
+    in the original functions."""
+    if _plain(metric):
+        return original(ratio_cover_sq(alt.f, alt.B, syms) if kind == "cover" else grad_log_sq(alt.B, syms))
+    if kind == "cover":
+        (parts, Bat), back = cover_parts(alt.f, alt.B, syms)
+        return original((dual_sq(metric, parts) / Bat**2, back))
+    parts, back = log_parts(alt.B, syms)
+    return original((dual_sq(metric, parts), back))
+
+
 def original(pair):
     """An atomized expression written back in the original functions (for numerics)."""
     expr, back = pair
@@ -270,7 +317,29 @@ def b_positive(leaf: Leaf, params=()) -> Obligation:
                   sym_region=leaf.conds, sym_claim=_sym_claim(leaf, lambda a: a.B > 0))
 
 
-def cover(leaf: Leaf, syms, a, params=()) -> Obligation:
+def _dual(condition, leaf: Leaf, of: str, parts_of, bound_text, metric, params, bound) -> Obligation:
+    """||grad `of`||_* <= bound on the leaf in the dual norm of a non-Euclidean metric.
+    parts_of(alt) = (atomized gradient components, the bound atomized, the bound in the original
+    functions, the atom map)."""
+    def prop(tr, alt):
+        parts, rhs, _, back = parts_of(alt)
+        tr.alias.update(back)
+        return tr(metric.dual_le_sym(parts, rhs))
+
+    def claim(alt):
+        parts, _, rhs, back = parts_of(alt)
+        return metric.dual_le_sym([original((g, back)) for g in parts], rhs)
+    return _build(condition, leaf.label, f"||grad {of}||_* <= {bound_text} on {leaf.label} ({metric.label} metric)",
+                  lambda tr: _region_negation(tr, leaf, prop), params, bound, leaf.conds, _sym_claim(leaf, claim))
+
+
+def cover(leaf: Leaf, syms, a, params=(), metric=None) -> Obligation:
+    if not _plain(metric):
+        def parts_of(alt):   # ([d f / d x_i], a B) atomized, and the atom map
+            (parts, Bat), back = cover_parts(alt.f, alt.B, syms)
+            return parts, a * Bat, a * alt.B, back
+        return _dual("cover", leaf, "f", parts_of, f"{a} * B", metric, params, a)
+
     def prop(tr, alt):
         g2, back = grad_sq(alt.f, syms)
         tr.alias.update(back)
@@ -280,8 +349,15 @@ def cover(leaf: Leaf, syms, a, params=()) -> Obligation:
                   _sym_claim(leaf, lambda t: original(grad_sq(t.f, syms)) <= a**2 * t.B**2))
 
 
-def lipschitz(leaf: Leaf, syms, K, params=()) -> Obligation:
-    """|grad f| <= K on the leaf (the query's global Lipschitz constant, piece by piece)."""
+def lipschitz(leaf: Leaf, syms, K, params=(), metric=None) -> Obligation:
+    """|grad f| <= K on the leaf (the query's global Lipschitz constant, piece by piece); in
+    the dual norm ||grad f||_* for a non-Euclidean metric."""
+    if not _plain(metric):
+        def parts_of(alt):
+            parts, back = grad_parts(alt.f, syms)
+            return parts, K, K, back
+        return _dual("lipschitz", leaf, "f", parts_of, K, metric, params, K)
+
     def ratio(alt):
         return sp.powsimp(sp.expand(original(grad_sq(alt.f, syms)) / K**2), combine="exp")
 
@@ -292,7 +368,13 @@ def lipschitz(leaf: Leaf, syms, K, params=()) -> Obligation:
                   _sym_claim(leaf, lambda a: ratio(a) <= 1))
 
 
-def smooth(leaf: Leaf, syms, c, params=()) -> Obligation:
+def smooth(leaf: Leaf, syms, c, params=(), metric=None) -> Obligation:
+    if not _plain(metric):
+        def parts_of(alt):
+            parts, back = log_parts(alt.B, syms)
+            return parts, c, c, back
+        return _dual("smooth", leaf, "ln B", parts_of, c, metric, params, c)
+
     def prop(tr, alt):
         g2, back = grad_log_sq(alt.B, syms)
         tr.alias.update(back)
@@ -348,18 +430,20 @@ def _pair_symbols(syms):
     return tuple(sp.Symbol(s.name + "p", real=True) for s in syms)
 
 
-def _dist(tr, syms, psyms):
+def _dist(tr, syms, psyms, metric=None):
+    if not _plain(metric):
+        return tr(metric.dist_sym(syms, psyms))
     if len(syms) == 1:
         return tr(sp.Abs(syms[0] - psyms[0]))
     return tr(sp.sqrt(sum((s - p)**2 for s, p in zip(syms, psyms))))
 
 
-def two_point_cover(f, B, syms, Lambda, params=()) -> Obligation:
+def two_point_cover(f, B, syms, Lambda, params=(), metric=None) -> Obligation:
     psyms = _pair_symbols(syms)
     fp = f.xreplace(dict(zip(syms, psyms)))
 
     def make(tr):
-        d = _dist(tr, syms, psyms)
+        d = _dist(tr, syms, psyms, metric)
         parts = [z3.If(tr(f) - tr(fp) >= 0, tr(f) - tr(fp), tr(fp) - tr(f)) > tr(B) * d, d > 0]
         if Lambda != sp.oo:
             parts.append(d <= tr(Lambda))
@@ -368,12 +452,12 @@ def two_point_cover(f, B, syms, Lambda, params=()) -> Obligation:
                   make, params)
 
 
-def two_point_smooth_linear(B, syms, gamma, Lambda, params=()) -> Obligation:
+def two_point_smooth_linear(B, syms, gamma, Lambda, params=(), metric=None) -> Obligation:
     psyms = _pair_symbols(syms)
     Bp = B.xreplace(dict(zip(syms, psyms)))
 
     def make(tr):
-        d = _dist(tr, syms, psyms)
+        d = _dist(tr, syms, psyms, metric)
         parts = [tr(B) > (1 + tr(gamma) * d) * tr(Bp)]
         if Lambda != sp.oo:
             parts.append(d <= tr(Lambda))

@@ -40,7 +40,9 @@ def mpv(s):
     return mpmath.mpf(s)
 
 
-def _dist(x, xp):
+def _dist(x, xp, metric=None):
+    if metric is not None:
+        return metric.dist_mp(x, xp)
     return mpmath.sqrt(mpmath.fsum((a - b)**2 for a, b in zip(x, xp)))
 
 
@@ -49,17 +51,19 @@ def log_growth(growth, gamma, d):
     return gamma * d if growth == "exponential" else mpmath.log1p(gamma * d)
 
 
-def _directions(dim, extra=()):
+def _directions(dim, extra=(), metric=None):
+    """Unit directions (in the metric; Euclidean when None): `extra` first, then the axes and,
+    in two dimensions or for a non-Euclidean metric, the diagonals (sign vectors)."""
     dirs = [tuple(v) for v in extra]
     for k in range(dim):
         for s in (1, -1):
             dirs.append(tuple(s if i == k else 0 for i in range(dim)))
-    if dim == 2:
-        for s1, s2 in product((1, -1), repeat=2):
-            dirs.append((s1, s2))
+    if dim == 2 or (metric is not None and dim > 1):
+        dirs += list(product((1, -1), repeat=dim))[:64]
     out = []
+    zero = [mpmath.mpf(0)] * dim
     for d in dirs:
-        n = mpmath.sqrt(mpmath.fsum(mpmath.mpf(c)**2 for c in d))
+        n = _dist([mpmath.mpf(c) for c in d], zero, metric)
         if n > 0:
             out.append(tuple(mpmath.mpf(c) / n for c in d))
     return out
@@ -72,8 +76,9 @@ def _round_pt(p):
 class WitnessFinder:
     """Pairs that violate the conditions, checked on the model's own mpmath functions."""
 
-    def __init__(self, f_mp, B_mp, dim, gamma, growth, Lambda, scale=1.0):
+    def __init__(self, f_mp, B_mp, dim, gamma, growth, Lambda, scale=1.0, metric=None):
         self.f, self.B, self.dim = f_mp, B_mp, dim
+        self.metric = None if metric is None or metric.euclidean else metric
         self.gamma, self.growth = gamma, growth
         self.Lambda = None if Lambda == sp.oo else mpmath.mpf(sp.N(Lambda, DPS + 10))
         self.scale = scale
@@ -91,11 +96,19 @@ class WitnessFinder:
                     yield list(x0), [a + hh * c for a, c in zip(x0, u)]
                     yield [a + hh * c for a, c in zip(x0, u)], list(x0)
 
+    def _dirs(self, grad):
+        """The directions tried from a point: the steepest one for a gradient first (in the
+        metric: grad itself for the Euclidean norm, an axis for l1, a sign vector for linf)."""
+        if grad and self.metric is not None:
+            grad = [float(v) for v in grad]
+            grad = list(self.metric.steepest(grad)) if all(map(mpmath.isfinite, grad)) else None
+        return _directions(self.dim, [grad] if grad else (), self.metric)
+
     def smooth(self, x0, grad=None, centred=False):
         """x, x' with ln B(x) - ln B(x') > ln g(|x - x'|): condition 2 of Definition 8 fails."""
         with mpmath.workdps(DPS):
             x0 = [mpmath.mpf(dec(v)) for v in x0]
-            for x, xp in self._pairs(x0, _directions(self.dim, [grad] if grad else ()), centred):
+            for x, xp in self._pairs(x0, self._dirs(grad), centred):
                 w = self.check_smooth(_round_pt(x), _round_pt(xp))
                 if w:
                     return w
@@ -104,7 +117,7 @@ class WitnessFinder:
     def check_smooth(self, xs, xps):
         with mpmath.workdps(DPS):
             x, xp = [mpv(v) for v in xs], [mpv(v) for v in xps]
-            d = _dist(x, xp)
+            d = _dist(x, xp, self.metric)
             if d == 0 or (self.Lambda is not None and d > self.Lambda):
                 return None
             Bx, Bxp = self.B(x), self.B(xp)
@@ -121,7 +134,7 @@ class WitnessFinder:
         """x, x' with |f(x) - f(x')| > B(x) |x - x'|: L_{f,Lambda}(x) > B(x), condition 1 fails."""
         with mpmath.workdps(DPS):
             x0 = [mpmath.mpf(dec(v)) for v in x0]
-            for x, xp in self._pairs(x0, _directions(self.dim, [grad] if grad else ()), centred):
+            for x, xp in self._pairs(x0, self._dirs(grad), centred):
                 w = self.check_cover(_round_pt(x), _round_pt(xp))
                 if w:
                     return w
@@ -130,7 +143,7 @@ class WitnessFinder:
     def check_cover(self, xs, xps):
         with mpmath.workdps(DPS):
             x, xp = [mpv(v) for v in xs], [mpv(v) for v in xps]
-            d = _dist(x, xp)
+            d = _dist(x, xp, self.metric)
             if d == 0 or (self.Lambda is not None and d > self.Lambda):
                 return None
             fx, fxp, Bx = self.f(x), self.f(xp), self.B(x)

@@ -14,8 +14,8 @@ import yaml
 
 from ..errors import ConfigError, FieldError
 from .expr import parse_expr, numeric_value
-from .types import (AuditOptions, BoundSpec, ClaimSpec, NoiseSpec, Piece, QuerySpec, Spec,
-                    input_symbols)
+from .types import (AuditOptions, BoundSpec, ClaimSpec, MetricSpec, NoiseSpec, Piece, QuerySpec,
+                    Spec, input_symbols)
 
 TOP_FIELDS = {"gpaudit", "name", "description", "params", "input", "query", "bound", "noise",
               "claim", "audit"}
@@ -30,20 +30,21 @@ QUERY_FIELDS = {
 BOUND_KINDS = {"smooth_sensitivity": set(), "constant": {"value"}, "piecewise": {"pieces"},
                "python": {"callable"}}
 FAMILY_SHAPES = {"laplace": ({}, set()), "gen_cauchy": ({"theta": 1}, {"p"}),
-                 "student_t": ({}, {"nu"}), "polyplace": ({}, {"alpha"})}
+                 "student_t": ({}, {"nu"}), "polyplace": ({}, {"alpha"}), "gaussian": ({}, set())}
 EFFORTS = ("quick", "standard", "thorough")
 
 
 class _Loader:
-    def __init__(self, path: str):
+    def __init__(self, path: str, lines: dict | None = None):
         self.path = path
+        self.lines = lines or {}  # field path -> 1-based line in the file (see field_lines)
         self.names: dict[str, sp.Expr] = {}
         self.binary: list[str] = []
         self.sources: list[tuple[str, str, bytes]] = []  # (field, callable, module source) of python kinds
 
     # -- helpers -------------------------------------------------------------------------
     def fail(self, field: str, problem: str):
-        raise ConfigError(self.path, field, problem)
+        raise ConfigError(self.path, field, problem, line_of(self.lines, field))
 
     def mapping(self, value, field: str, allowed: set, required: set = frozenset()) -> dict:
         if not isinstance(value, dict):
@@ -252,6 +253,30 @@ class _Loader:
         delta = self.number(raw.get("delta", 0), "claim.delta", lo=0, lo_strict=False, hi=1)
         return ClaimSpec(eps, delta)
 
+    def metric(self, raw, dim: int) -> MetricSpec:
+        """input.metric: l1 | l2 | linf, or {KIND: [w_1, ..., w_d]} (weights > 0)."""
+        kinds = ("l1", "l2", "linf")
+        if isinstance(raw, str):
+            if raw not in kinds:
+                self.fail("input.metric", f"unknown metric {raw!r} (allowed: {', '.join(kinds)}, or "
+                                          "{l1: [w1, ..., wd]} and the like for weights)")
+            return MetricSpec(raw)
+        if not isinstance(raw, dict) or len(raw) != 1:
+            self.fail("input.metric", f"expected one of {', '.join(kinds)} or a mapping with one of them "
+                                      f"as its only key, got {_kind(raw)}")
+        (kind, w), = raw.items()
+        if kind not in kinds:
+            self.fail(f"input.metric.{kind}", f"unknown metric (allowed: {', '.join(kinds)})")
+        field = f"input.metric.{kind}"
+        if isinstance(w, (int, float, str)) and not isinstance(w, bool) and dim == 1:
+            w = [w]
+        if not isinstance(w, list):
+            self.fail(field, "expected a list of weights, one per coordinate")
+        if len(w) != dim:
+            self.fail(field, f"has {len(w)} weights but input.dim is {dim}")
+        weights = tuple(self.number(v, f"{field}[{i}]", lo=0) for i, v in enumerate(w))
+        return MetricSpec(kind, () if all(v == 1 for v in weights) else weights)
+
     def audit(self, raw) -> AuditOptions:
         if raw is None:
             return AuditOptions()
@@ -286,16 +311,51 @@ def load_spec(path) -> Spec:
         raise ConfigError(path, "", "file is not UTF-8 text") from None
     try:
         raw = yaml.safe_load(text)
+        lines = field_lines(yaml.compose(text, Loader=yaml.SafeLoader))
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        where = f" at column {mark.column + 1}" if mark else ""  # the line goes before the message
         problem = getattr(err, "problem", None) or "invalid YAML"
-        raise ConfigError(path, "", f"invalid YAML{where}: {problem}") from None
-    return spec_from_mapping(raw, path, hashlib.sha256(data).hexdigest())
+        raise ConfigError(path, "", f"invalid YAML{where}: {problem}",
+                          mark.line + 1 if mark else None) from None
+    return spec_from_mapping(raw, path, hashlib.sha256(data).hexdigest(), lines)
 
 
-def spec_from_mapping(raw, path: str, sha256: str) -> Spec:
-    ld = _Loader(path)
+def field_lines(node, prefix: str = "", out: dict | None = None) -> dict[str, int]:
+    """{field path: 1-based line} for every key and list item of a composed YAML document, named
+    as the loader names fields (``query.tau``, ``query.pieces[0].value``, ``query.t[1]``).  The
+    values themselves are read with yaml.safe_load; this map only places an error in the file."""
+    out = {} if out is None else out
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode):
+                continue
+            field = f"{prefix}.{key.value}" if prefix else str(key.value)
+            out.setdefault(field, key.start_mark.line + 1)
+            field_lines(value, field, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            field = f"{prefix}[{i}]"
+            out.setdefault(field, item.start_mark.line + 1)
+            field_lines(item, field, out)
+    return out
+
+
+def line_of(lines: dict, field: str) -> int | None:
+    """The line of ``field``, else of the nearest enclosing field that is in the file (a missing
+    or defaulted field is placed at its section); None when nothing encloses it."""
+    while field:
+        if field in lines:
+            return lines[field]
+        cut = max(field.rfind("."), field.rfind("["))
+        field = field[:cut] if cut > 0 else ""
+    return None
+
+
+def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) -> Spec:
+    """Validate a parsed configuration; ``lines`` (from :func:`field_lines`) adds the line of the
+    offending field to an error."""
+    ld = _Loader(path, lines)
     if not isinstance(raw, dict):
         ld.fail("", f"expected a mapping at the top level, got {_kind(raw)}")
     ld.mapping(raw, "", TOP_FIELDS, {"gpaudit", "name", "input", "query", "bound", "noise", "claim"})
@@ -308,10 +368,11 @@ def spec_from_mapping(raw, path: str, sha256: str) -> Spec:
     if not isinstance(desc, str):
         ld.fail("description", "expected a string")
     params = ld.params(raw.get("params"))
-    inp = ld.mapping(raw["input"], "input", {"dim"}, {"dim"})
+    inp = ld.mapping(raw["input"], "input", {"dim", "metric"}, {"dim"})
     dim = inp["dim"]
     if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
         ld.fail("input.dim", f"must be a positive integer, got {dim!r}")
+    metric = ld.metric(inp.get("metric", "l2"), dim)
     base = Path(path).resolve().parent
     query = ld.query(raw["query"], dim, base)
     bound = ld.bound(raw["bound"], dim, base)
@@ -321,7 +382,7 @@ def spec_from_mapping(raw, path: str, sha256: str) -> Spec:
     if ld.sources:
         sha256 = _with_sources(sha256, ld.sources)
     return Spec(path, name.strip(), desc, dim, params, query, bound, noise, claim, audit, sha256,
-                tuple(ld.binary))
+                tuple(ld.binary), metric)
 
 
 def _with_sources(sha256: str, sources) -> str:

@@ -45,6 +45,13 @@ class ClaimSpec:
 
 
 @dataclass(frozen=True)
+class MetricSpec:
+    """input.metric: dist(x, x') = ||x - x'|| in a (weighted) l1, l2 or linf norm."""
+    kind: str = "l2"        # l1 | l2 | linf
+    weights: tuple = ()     # exact positive numbers, one per coordinate; () for unit weights
+
+
+@dataclass(frozen=True)
 class AuditOptions:
     seed: int = 0
     effort: str = "standard"  # quick | standard | thorough
@@ -64,6 +71,7 @@ class Spec:
     audit: AuditOptions
     sha256: str
     binary_floats: tuple[str, ...]  # fields given as YAML floats (exact binary value used)
+    metric: MetricSpec = MetricSpec()
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:

@@ -1,0 +1,198 @@
+"""The metric on the input space: dist(x, x') = ||x - x'|| for a (weighted) l1, l2 or linf norm.
+
+    l1:    ||v|| = sum_i w_i |v_i|           dual  ||g||_* = max_i |g_i| / w_i
+    l2:    ||v|| = sqrt(sum_i (w_i v_i)^2)   dual  ||g||_* = sqrt(sum_i (g_i / w_i)^2)
+    linf:  ||v|| = max_i w_i |v_i|           dual  ||g||_* = sum_i |g_i| / w_i
+
+(unit weights unless given).  Along a segment x(t), |d/dt f(x(t))| = |grad f . x'(t)| <=
+||grad f||_* ||x'(t)||, and the bound is attained by the direction `steepest` returns: so a
+local slope bound in the dual norm is exactly what the certificate's argument along segments
+needs in that metric (docs/certificate.md).  Everything that measures a distance or a gradient
+goes through one Metric; the unweighted Euclidean metric keeps gpaudit's original code paths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from ..spec.types import MetricSpec
+from .fp import row_norm
+
+KINDS = ("l1", "l2", "linf")
+DUAL = {"l1": "linf", "l2": "l2", "linf": "l1"}
+
+
+def _mp(v) -> mpmath.mpf:
+    return mpmath.mpf(sp.N(v, mpmath.mp.dps + 10)) if not v.is_Rational else mpmath.mpf(v.p) / v.q
+
+
+@dataclass(frozen=True)
+class Metric:
+    kind: str = "l2"
+    weights: tuple = ()     # exact positive sympy numbers, one per coordinate; () for unit weights
+    dim: int = 1
+
+    @classmethod
+    def of(cls, spec) -> "Metric":
+        m: MetricSpec = getattr(spec, "metric", None) or MetricSpec()
+        return cls(m.kind, tuple(m.weights), spec.dim)
+
+    # -- what it is -----------------------------------------------------------------------------
+    @property
+    def euclidean(self) -> bool:
+        """The plain Euclidean metric (gpaudit's default, and every unweighted metric in one
+        dimension, where all three are |x - x'|): the original code paths."""
+        return not self.weights and (self.kind == "l2" or self.dim == 1)
+
+    @property
+    def label(self) -> str:
+        if not self.weights:
+            return self.kind
+        return f"{self.kind} with weights ({', '.join(str(w) for w in self.weights)})"
+
+    @property
+    def norm_text(self) -> str:
+        """How dist(x, x') is computed, in words for reports."""
+        w = "w_i " if self.weights else ""
+        return {"l1": f"sum_i {w}|x_i - x'_i|", "l2": f"sqrt(sum_i ({w}(x_i - x'_i))^2)",
+                "linf": f"max_i {w}|x_i - x'_i|"}[self.kind]
+
+    @cached_property
+    def w_exact(self) -> tuple:
+        return tuple(self.weights) if self.weights else (sp.Integer(1),) * self.dim
+
+    @cached_property
+    def w_np(self) -> np.ndarray:
+        return np.array([float(w) for w in self.w_exact], dtype=float)
+
+    # -- distances ------------------------------------------------------------------------------
+    def dist_np(self, D) -> np.ndarray:
+        """||row|| for each row of D (shape (n, d)), without under- or overflow where it matters."""
+        D = np.atleast_2d(np.asarray(D, dtype=float))
+        if self.euclidean:
+            return row_norm(D)
+        with np.errstate(over="ignore", invalid="ignore"):
+            V = np.abs(D) * self.w_np
+            if self.kind == "l2":
+                return row_norm(V)
+            if self.kind == "linf":
+                return V.max(axis=1)
+            m = V.max(axis=1)
+            safe = np.where(m > 0, m, 1.0)
+            return np.where(m > 0, m * (V / safe[:, None]).sum(axis=1), 0.0)
+
+    def dist_mp(self, x, xp) -> mpmath.mpf:
+        """dist(x, x') in the working precision (weights converted exactly or to dps + 10)."""
+        terms = [abs(mpmath.mpf(u) - mpmath.mpf(v)) * _mp(w) for u, v, w in zip(x, xp, self.w_exact)]
+        if self.kind == "l1":
+            return mpmath.fsum(terms)
+        if self.kind == "linf":
+            return max(terms)
+        return mpmath.sqrt(mpmath.fsum(t * t for t in terms))
+
+    def dist_sym(self, syms, psyms) -> sp.Expr:
+        """dist(x, x') as an exact sympy expression (for the two-point obligations)."""
+        terms = [w * sp.Abs(s - p) for s, p, w in zip(syms, psyms, self.w_exact)]
+        if len(terms) == 1:
+            return terms[0]
+        if self.kind == "l1":
+            return sp.Add(*terms)
+        if self.kind == "linf":
+            return sp.Max(*terms)
+        return sp.sqrt(sp.Add(*[(w * (s - p))**2 for s, p, w in zip(syms, psyms, self.w_exact)]))
+
+    # -- gradients (the dual norm) --------------------------------------------------------------
+    def dual_np(self, G) -> np.ndarray:
+        """||g||_* for each row g of G (shape (n, d))."""
+        G = np.atleast_2d(np.asarray(G, dtype=float))
+        with np.errstate(over="ignore", invalid="ignore"):
+            V = np.abs(G) / self.w_np
+            if self.kind == "l2":
+                return row_norm(V)
+            if self.kind == "l1":
+                return V.max(axis=1)
+            return V.sum(axis=1)
+
+    def dual_mp(self, g) -> mpmath.mpf:
+        terms = [abs(mpmath.mpf(v)) / _mp(w) for v, w in zip(g, self.w_exact)]
+        if self.kind == "l1":
+            return max(terms)
+        if self.kind == "linf":
+            return mpmath.fsum(terms)
+        return mpmath.sqrt(mpmath.fsum(t * t for t in terms))
+
+    def dual_sq_expr(self, grads) -> sp.Expr:
+        """||g||_*^2 as a sympy expression (Max and Abs where the dual norm needs them)."""
+        sq = [(g / w)**2 for g, w in zip(grads, self.w_exact)]
+        dual = DUAL[self.kind] if len(grads) > 1 else "l2"
+        if dual == "l2":
+            return sp.Add(*sq)
+        if dual == "linf":
+            return sp.Max(*sq)
+        return sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)])**2
+
+    def dual_le_sym(self, grads, bound) -> sp.Boolean:
+        """||g||_* <= bound, for a bound >= 0, as a sympy condition without square roots:
+        l2: sum (g_i/w_i)^2 <= bound^2;  linf (metric l1): every (g_i/w_i)^2 <= bound^2;
+        l1 (metric linf): sum |g_i|/w_i <= bound."""
+        dual = DUAL[self.kind] if len(grads) > 1 else "l2"
+        if dual == "l2":
+            return sp.Add(*[(g / w)**2 for g, w in zip(grads, self.w_exact)]) <= bound**2
+        if dual == "linf":
+            return sp.And(*[(g / w)**2 <= bound**2 for g, w in zip(grads, self.w_exact)])
+        return sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)]) <= bound
+
+    def dual_scale(self) -> sp.Expr:
+        """An exact C with ||g||_* <= C ||g||_2 for every g (Cauchy-Schwarz / norm equivalence):
+        turns a Euclidean Lipschitz constant into one for this metric."""
+        inv = [1 / w for w in self.w_exact]
+        if self.kind == "linf":
+            return sp.sqrt(sp.Add(*[v**2 for v in inv]))
+        return sp.Max(*inv) if len(inv) > 1 else inv[0]
+
+    # -- directions for the audit ---------------------------------------------------------------
+    def steepest(self, g) -> np.ndarray:
+        """A unit vector v (||v|| = 1) maximising g . v, i.e. attaining ||g||_* (float64)."""
+        g = np.asarray(g, dtype=float)
+        w = self.w_np
+        if self.kind == "l2":
+            v = g / w**2
+            n = self.dist_np(v.reshape(1, -1))[0]
+            return v / n if n > 0 and np.isfinite(n) else np.eye(self.dim)[0] / w[0]
+        if self.kind == "l1":
+            k = int(np.argmax(np.abs(g) / w))
+            v = np.zeros(self.dim)
+            v[k] = (1.0 if g[k] >= 0 else -1.0) / w[k]
+            return v
+        return np.where(g >= 0, 1.0, -1.0) / w
+
+    def directions(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """n unit directions (rows, ||v|| = 1): the norm's extreme points first (axes for l1,
+        sign vectors for linf, axes and diagonals for l2), then random ones."""
+        d = self.dim
+        ext = []
+        eye = np.eye(d)
+        if self.kind in ("l1", "l2"):
+            ext += [s * eye[k] for k in range(d) for s in (1.0, -1.0)]
+        if self.kind in ("linf", "l2") and d > 1:
+            signs = np.array(np.meshgrid(*[[1.0, -1.0]] * d)).reshape(d, -1).T[: 2 ** min(d, 6)]
+            ext += list(signs)
+        E = np.array(ext, dtype=float).reshape(-1, d)
+        R = rng.standard_normal((max(n - len(E), 0), d))
+        V = np.concatenate([E, R])
+        return V / self.dist_np(V)[:, None]
+
+
+EUCLIDEAN = {}
+
+
+def euclidean(dim: int) -> Metric:
+    """The default metric (cached per dimension)."""
+    if dim not in EUCLIDEAN:
+        EUCLIDEAN[dim] = Metric("l2", (), dim)
+    return EUCLIDEAN[dim]
