@@ -1,6 +1,7 @@
 ; gpaudit proof obligations for two-way-student-t
 ; config: examples/two-way-student-t.yaml
 ; config-sha256: 0010178e15fb545ab32f306844b5ac2257909e98bc0bddf3d05cc9054f6b23b7
+; code-sha256: 5c33a62289f0c8e93ca4b1aaa9cae3bf48ca0547825d8414c6e0db02aee5e945
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -4454,7 +4455,461 @@
 (check-sat)
 (pop)
 
-; obligation 59: condition=B_positive region=f8.B10.m= answer=unsat
+; obligation 59: condition=B_positive region=f8.B10.m1 answer=unsat
+; claim: B > 0 on f8.B10.m1
+(push)
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(declare-fun exp_3 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (> exp_3 0.0))
+(assert (>= exp_3
+    (+ 1.0 (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))))
+(assert (let ((a!1 (* (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1))
+              (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1)))))
+(let ((a!2 (/ (* a!1
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              6.0)))
+  (>= exp_3
+      (+ 1.0
+         (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+         (/ a!1 2.0)
+         a!2)))))
+(assert (let ((a!1 (/ (* (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1))
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              2.0)))
+(let ((a!2 (<= exp_3
+               (+ 1.0
+                  (+ (/ 1.0 18.0)
+                     (* (- (/ 1.0 9.0)) root_2)
+                     (* (/ 1.0 36.0) root_1))
+                  a!1))))
+  (=> (<= (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+          0.0)
+      a!2))))
+(assert (let ((a!1 (* (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1))
+              (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1)))))
+(let ((a!2 (+ (- 1.0
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              (/ a!1 2.0)))
+      (a!3 (/ (* a!1
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              6.0)))
+  (=> (<= (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+          0.0)
+      (>= 1.0 (* exp_3 (- a!2 a!3)))))))
+(assert (let ((a!1 (* exp_3
+              (- 1.0
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1))))))
+  (=> (< (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+         1.0)
+      (>= 1.0 a!1))))
+(assert (let ((a!1 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!2 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!3 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!8 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!9 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!10 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                     (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!11 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!12 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!13 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!15 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (> (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!16 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (> (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!17 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!18 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) (* 2.0 exp_3)))
+      (a!19 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 0.0))
+      (a!20 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+(let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 a!3)))
+(let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
+  (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+       (not a!6)
+       (not a!7)
+       (not a!8)
+       (not a!9)
+       (not a!10)
+       (not a!11)
+       (not a!12)
+       (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (not a!13)
+       (not a!14)
+       (not a!15)
+       (not a!8)
+       (not a!9)
+       (not a!16)
+       (not a!11)
+       (not a!12)
+       (not a!17)
+       a!18
+       (not (and a!19))
+       a!20)))))
+(check-sat)
+(pop)
+
+; obligation 60: condition=cover region=f8.B10.m1 answer=unsat
+; claim: |grad f| <= 1 * B on f8.B10.m1
+(push)
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(declare-fun exp_3 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (> exp_3 0.0))
+(assert (>= exp_3
+    (+ 1.0 (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))))
+(assert (let ((a!1 (* (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1))
+              (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1)))))
+(let ((a!2 (/ (* a!1
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              6.0)))
+  (>= exp_3
+      (+ 1.0
+         (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+         (/ a!1 2.0)
+         a!2)))))
+(assert (let ((a!1 (/ (* (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1))
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              2.0)))
+(let ((a!2 (<= exp_3
+               (+ 1.0
+                  (+ (/ 1.0 18.0)
+                     (* (- (/ 1.0 9.0)) root_2)
+                     (* (/ 1.0 36.0) root_1))
+                  a!1))))
+  (=> (<= (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+          0.0)
+      a!2))))
+(assert (let ((a!1 (* (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1))
+              (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1)))))
+(let ((a!2 (+ (- 1.0
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              (/ a!1 2.0)))
+      (a!3 (/ (* a!1
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              6.0)))
+  (=> (<= (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+          0.0)
+      (>= 1.0 (* exp_3 (- a!2 a!3)))))))
+(assert (let ((a!1 (* exp_3
+              (- 1.0
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1))))))
+  (=> (< (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+         1.0)
+      (>= 1.0 a!1))))
+(assert (let ((a!1 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!2 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!3 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!8 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!9 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!10 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                     (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!11 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!12 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!13 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!15 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (> (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!16 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (> (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!17 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!18 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) (* 2.0 exp_3)))
+      (a!19 (^ (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 2.0))
+      (a!21 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+(let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 a!3))
+      (a!20 (and (<= 4.0 (* (^ 1.0 2.0) a!19)))))
+(let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
+  (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+       (not a!6)
+       (not a!7)
+       (not a!8)
+       (not a!9)
+       (not a!10)
+       (not a!11)
+       (not a!12)
+       (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (not a!13)
+       (not a!14)
+       (not a!15)
+       (not a!8)
+       (not a!9)
+       (not a!16)
+       (not a!11)
+       (not a!12)
+       (not a!17)
+       a!18
+       (not a!20)
+       a!21)))))
+(check-sat)
+(pop)
+
+; obligation 61: condition=smooth region=f8.B10.m1 answer=unsat
+; claim: |grad ln B| <= 1/9 on f8.B10.m1
+(push)
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(declare-fun exp_3 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (> exp_3 0.0))
+(assert (>= exp_3
+    (+ 1.0 (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))))
+(assert (let ((a!1 (* (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1))
+              (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1)))))
+(let ((a!2 (/ (* a!1
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              6.0)))
+  (>= exp_3
+      (+ 1.0
+         (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+         (/ a!1 2.0)
+         a!2)))))
+(assert (let ((a!1 (/ (* (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1))
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              2.0)))
+(let ((a!2 (<= exp_3
+               (+ 1.0
+                  (+ (/ 1.0 18.0)
+                     (* (- (/ 1.0 9.0)) root_2)
+                     (* (/ 1.0 36.0) root_1))
+                  a!1))))
+  (=> (<= (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+          0.0)
+      a!2))))
+(assert (let ((a!1 (* (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1))
+              (+ (/ 1.0 18.0)
+                 (* (- (/ 1.0 9.0)) root_2)
+                 (* (/ 1.0 36.0) root_1)))))
+(let ((a!2 (+ (- 1.0
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              (/ a!1 2.0)))
+      (a!3 (/ (* a!1
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1)))
+              6.0)))
+  (=> (<= (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+          0.0)
+      (>= 1.0 (* exp_3 (- a!2 a!3)))))))
+(assert (let ((a!1 (* exp_3
+              (- 1.0
+                 (+ (/ 1.0 18.0)
+                    (* (- (/ 1.0 9.0)) root_2)
+                    (* (/ 1.0 36.0) root_1))))))
+  (=> (< (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
+         1.0)
+      (>= 1.0 a!1))))
+(assert (let ((a!1 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!2 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!3 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!8 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!9 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!10 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                     (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!11 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!12 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!13 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!15 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (> (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!16 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (> (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!17 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!18 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) (* 2.0 exp_3)))
+      (a!19 (/ 1.0
+               (* (+ (* (- (/ 1.0 4.0)) root_1) root_2)
+                  (+ (* (- (/ 1.0 4.0)) root_1) root_2))))
+      (a!21 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+(let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 a!3))
+      (a!20 (not (and (<= a!19 (^ (/ 1.0 9.0) 2.0))))))
+(let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
+  (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+       (not a!6)
+       (not a!7)
+       (not a!8)
+       (not a!9)
+       (not a!10)
+       (not a!11)
+       (not a!12)
+       (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+       (not a!13)
+       (not a!14)
+       (not a!15)
+       (not a!8)
+       (not a!9)
+       (not a!16)
+       (not a!11)
+       (not a!12)
+       (not a!17)
+       a!18
+       a!20
+       a!21)))))
+(check-sat)
+(pop)
+
+; obligation 62: condition=B_positive region=f8.B10.m= answer=unsat
 ; claim: B > 0 on f8.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -4606,7 +5061,7 @@
 (check-sat)
 (pop)
 
-; obligation 60: condition=cover region=f8.B10.m= answer=unsat
+; obligation 63: condition=cover region=f8.B10.m= answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -4759,7 +5214,7 @@
 (check-sat)
 (pop)
 
-; obligation 61: condition=smooth region=f8.B10.m= answer=unsat
+; obligation 64: condition=smooth region=f8.B10.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f8.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -4914,7 +5369,7 @@
 (check-sat)
 (pop)
 
-; obligation 62: condition=B_positive region=f9.B10.m1 answer=unsat
+; obligation 65: condition=B_positive region=f9.B10.m1 answer=unsat
 ; claim: B > 0 on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -5067,7 +5522,7 @@
 (check-sat)
 (pop)
 
-; obligation 63: condition=cover region=f9.B10.m1 answer=unsat
+; obligation 66: condition=cover region=f9.B10.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -5221,7 +5676,7 @@
 (check-sat)
 (pop)
 
-; obligation 64: condition=smooth region=f9.B10.m1 answer=unsat
+; obligation 67: condition=smooth region=f9.B10.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -5377,7 +5832,7 @@
 (check-sat)
 (pop)
 
-; obligation 65: condition=B_positive region=f9.B10.m2 answer=unsat
+; obligation 68: condition=B_positive region=f9.B10.m2 answer=unsat
 ; claim: B > 0 on f9.B10.m2
 (push)
 (declare-fun root_1 () Real)
@@ -5528,7 +5983,7 @@
 (check-sat)
 (pop)
 
-; obligation 66: condition=cover region=f9.B10.m2 answer=unsat
+; obligation 69: condition=cover region=f9.B10.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m2
 (push)
 (declare-fun root_1 () Real)
@@ -5679,7 +6134,7 @@
 (check-sat)
 (pop)
 
-; obligation 67: condition=smooth region=f9.B10.m2 answer=unsat
+; obligation 70: condition=smooth region=f9.B10.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m2
 (push)
 (declare-fun root_1 () Real)
@@ -5830,7 +6285,7 @@
 (check-sat)
 (pop)
 
-; obligation 68: condition=B_positive region=f9.B10.m= answer=unsat
+; obligation 71: condition=B_positive region=f9.B10.m= answer=unsat
 ; claim: B > 0 on f9.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -5985,7 +6440,7 @@
 (check-sat)
 (pop)
 
-; obligation 69: condition=cover region=f9.B10.m= answer=unsat
+; obligation 72: condition=cover region=f9.B10.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6141,7 +6596,7 @@
 (check-sat)
 (pop)
 
-; obligation 70: condition=smooth region=f9.B10.m= answer=unsat
+; obligation 73: condition=smooth region=f9.B10.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6299,7 +6754,7 @@
 (check-sat)
 (pop)
 
-; obligation 71: condition=B_positive region=f1.B1.m1.m1 answer=unsat
+; obligation 74: condition=B_positive region=f1.B1.m1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6350,7 +6805,7 @@
 (check-sat)
 (pop)
 
-; obligation 72: condition=cover region=f1.B1.m1.m1 answer=unsat
+; obligation 75: condition=cover region=f1.B1.m1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6401,7 +6856,7 @@
 (check-sat)
 (pop)
 
-; obligation 73: condition=smooth region=f1.B1.m1.m1 answer=unsat
+; obligation 76: condition=smooth region=f1.B1.m1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6453,7 +6908,7 @@
 (check-sat)
 (pop)
 
-; obligation 74: condition=B_positive region=f1.B1.m1.m2 answer=unsat
+; obligation 77: condition=B_positive region=f1.B1.m1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -6503,7 +6958,7 @@
 (check-sat)
 (pop)
 
-; obligation 75: condition=cover region=f1.B1.m1.m2 answer=unsat
+; obligation 78: condition=cover region=f1.B1.m1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -6553,7 +7008,7 @@
 (check-sat)
 (pop)
 
-; obligation 76: condition=smooth region=f1.B1.m1.m2 answer=unsat
+; obligation 79: condition=smooth region=f1.B1.m1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -6603,7 +7058,7 @@
 (check-sat)
 (pop)
 
-; obligation 77: condition=B_positive region=f1.B1.m1.m= answer=unsat
+; obligation 80: condition=B_positive region=f1.B1.m1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6656,7 +7111,7 @@
 (check-sat)
 (pop)
 
-; obligation 78: condition=cover region=f1.B1.m1.m= answer=unsat
+; obligation 81: condition=cover region=f1.B1.m1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6709,7 +7164,7 @@
 (check-sat)
 (pop)
 
-; obligation 79: condition=smooth region=f1.B1.m1.m= answer=unsat
+; obligation 82: condition=smooth region=f1.B1.m1.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6763,7 +7218,7 @@
 (check-sat)
 (pop)
 
-; obligation 80: condition=B_positive region=f1.B1.m2.m1 answer=unsat
+; obligation 83: condition=B_positive region=f1.B1.m2.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6814,7 +7269,7 @@
 (check-sat)
 (pop)
 
-; obligation 81: condition=cover region=f1.B1.m2.m1 answer=unsat
+; obligation 84: condition=cover region=f1.B1.m2.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6865,7 +7320,7 @@
 (check-sat)
 (pop)
 
-; obligation 82: condition=smooth region=f1.B1.m2.m1 answer=unsat
+; obligation 85: condition=smooth region=f1.B1.m2.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6917,7 +7372,7 @@
 (check-sat)
 (pop)
 
-; obligation 83: condition=B_positive region=f1.B1.m2.m2 answer=unsat
+; obligation 86: condition=B_positive region=f1.B1.m2.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -6967,7 +7422,7 @@
 (check-sat)
 (pop)
 
-; obligation 84: condition=cover region=f1.B1.m2.m2 answer=unsat
+; obligation 87: condition=cover region=f1.B1.m2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7017,7 +7472,7 @@
 (check-sat)
 (pop)
 
-; obligation 85: condition=smooth region=f1.B1.m2.m2 answer=unsat
+; obligation 88: condition=smooth region=f1.B1.m2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7067,7 +7522,7 @@
 (check-sat)
 (pop)
 
-; obligation 86: condition=B_positive region=f1.B1.m2.m= answer=unsat
+; obligation 89: condition=B_positive region=f1.B1.m2.m= answer=unsat
 ; claim: B > 0 on f1.B1.m2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7120,7 +7575,7 @@
 (check-sat)
 (pop)
 
-; obligation 87: condition=cover region=f1.B1.m2.m= answer=unsat
+; obligation 90: condition=cover region=f1.B1.m2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7173,7 +7628,7 @@
 (check-sat)
 (pop)
 
-; obligation 88: condition=smooth region=f1.B1.m2.m= answer=unsat
+; obligation 91: condition=smooth region=f1.B1.m2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7227,7 +7682,7 @@
 (check-sat)
 (pop)
 
-; obligation 89: condition=B_positive region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 92: condition=B_positive region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7314,7 +7769,7 @@
 (check-sat)
 (pop)
 
-; obligation 90: condition=cover region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 93: condition=cover region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7401,7 +7856,7 @@
 (check-sat)
 (pop)
 
-; obligation 91: condition=smooth region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 94: condition=smooth region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7490,7 +7945,7 @@
 (check-sat)
 (pop)
 
-; obligation 92: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 95: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m=.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7575,7 +8030,7 @@
 (check-sat)
 (pop)
 
-; obligation 93: condition=cover region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 96: condition=cover region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7660,7 +8115,7 @@
 (check-sat)
 (pop)
 
-; obligation 94: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 97: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7744,7 +8199,7 @@
 (check-sat)
 (pop)
 
-; obligation 95: condition=B_positive region=f1.B1.m=.m=.m= answer=unsat
+; obligation 98: condition=B_positive region=f1.B1.m=.m=.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=.m=.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7835,7 +8290,7 @@
 (check-sat)
 (pop)
 
-; obligation 96: condition=cover region=f1.B1.m=.m=.m= answer=unsat
+; obligation 99: condition=cover region=f1.B1.m=.m=.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m=.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7926,7 +8381,7 @@
 (check-sat)
 (pop)
 
-; obligation 97: condition=smooth region=f1.B1.m=.m=.m= answer=unsat
+; obligation 100: condition=smooth region=f1.B1.m=.m=.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m=.m=
 (push)
 (declare-fun root_1 () Real)
@@ -8018,7 +8473,7 @@
 (check-sat)
 (pop)
 
-; obligation 98: condition=continuity region=f1|f2 answer=unsat
+; obligation 101: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8091,7 +8546,7 @@
 (check-sat)
 (pop)
 
-; obligation 99: condition=continuity region=f1|f3 answer=unsat
+; obligation 102: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8164,7 +8619,7 @@
 (check-sat)
 (pop)
 
-; obligation 100: condition=continuity region=f1|f5 answer=unsat
+; obligation 103: condition=continuity region=f1|f5 answer=unsat
 ; claim: f piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8294,7 +8749,7 @@
 (check-sat)
 (pop)
 
-; obligation 101: condition=continuity region=f1|f6 answer=unsat
+; obligation 104: condition=continuity region=f1|f6 answer=unsat
 ; claim: f piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8424,7 +8879,7 @@
 (check-sat)
 (pop)
 
-; obligation 102: condition=continuity region=f1|f8 answer=unsat
+; obligation 105: condition=continuity region=f1|f8 answer=unsat
 ; claim: f piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8586,7 +9041,7 @@
 (check-sat)
 (pop)
 
-; obligation 103: condition=continuity region=f1|f9 answer=unsat
+; obligation 106: condition=continuity region=f1|f9 answer=unsat
 ; claim: f piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9041,7 +9496,7 @@
 (check-sat)
 (pop)
 
-; obligation 104: condition=continuity region=f2|f3 answer=unsat
+; obligation 107: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9066,7 +9521,7 @@
 (check-sat)
 (pop)
 
-; obligation 105: condition=continuity region=f2|f4 answer=unsat
+; obligation 108: condition=continuity region=f2|f4 answer=unsat
 ; claim: f piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9141,7 +9596,7 @@
 (check-sat)
 (pop)
 
-; obligation 106: condition=continuity region=f2|f5 answer=unsat
+; obligation 109: condition=continuity region=f2|f5 answer=unsat
 ; claim: f piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9226,7 +9681,7 @@
 (check-sat)
 (pop)
 
-; obligation 107: condition=continuity region=f2|f6 answer=unsat
+; obligation 110: condition=continuity region=f2|f6 answer=unsat
 ; claim: f piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9311,7 +9766,7 @@
 (check-sat)
 (pop)
 
-; obligation 108: condition=continuity region=f2|f7 answer=unsat
+; obligation 111: condition=continuity region=f2|f7 answer=unsat
 ; claim: f piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9354,7 +9809,7 @@
 (check-sat)
 (pop)
 
-; obligation 109: condition=continuity region=f2|f8 answer=unsat
+; obligation 112: condition=continuity region=f2|f8 answer=unsat
 ; claim: f piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9471,7 +9926,7 @@
 (check-sat)
 (pop)
 
-; obligation 110: condition=continuity region=f2|f9 answer=unsat
+; obligation 113: condition=continuity region=f2|f9 answer=unsat
 ; claim: f piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9880,7 +10335,7 @@
 (check-sat)
 (pop)
 
-; obligation 111: condition=continuity region=f3|f4 answer=unsat
+; obligation 114: condition=continuity region=f3|f4 answer=unsat
 ; claim: f piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9952,7 +10407,7 @@
 (check-sat)
 (pop)
 
-; obligation 112: condition=continuity region=f3|f5 answer=unsat
+; obligation 115: condition=continuity region=f3|f5 answer=unsat
 ; claim: f piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10037,7 +10492,7 @@
 (check-sat)
 (pop)
 
-; obligation 113: condition=continuity region=f3|f7 answer=unsat
+; obligation 116: condition=continuity region=f3|f7 answer=unsat
 ; claim: f piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10080,7 +10535,7 @@
 (check-sat)
 (pop)
 
-; obligation 114: condition=continuity region=f3|f8 answer=unsat
+; obligation 117: condition=continuity region=f3|f8 answer=unsat
 ; claim: f piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10196,7 +10651,7 @@
 (check-sat)
 (pop)
 
-; obligation 115: condition=continuity region=f4|f5 answer=unsat
+; obligation 118: condition=continuity region=f4|f5 answer=unsat
 ; claim: f piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10328,7 +10783,7 @@
 (check-sat)
 (pop)
 
-; obligation 116: condition=continuity region=f4|f6 answer=unsat
+; obligation 119: condition=continuity region=f4|f6 answer=unsat
 ; claim: f piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10460,7 +10915,7 @@
 (check-sat)
 (pop)
 
-; obligation 117: condition=continuity region=f4|f8 answer=unsat
+; obligation 120: condition=continuity region=f4|f8 answer=unsat
 ; claim: f piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10624,7 +11079,7 @@
 (check-sat)
 (pop)
 
-; obligation 118: condition=continuity region=f4|f9 answer=unsat
+; obligation 121: condition=continuity region=f4|f9 answer=unsat
 ; claim: f piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11081,7 +11536,7 @@
 (check-sat)
 (pop)
 
-; obligation 119: condition=continuity region=f5|f6 answer=unsat
+; obligation 122: condition=continuity region=f5|f6 answer=unsat
 ; claim: f piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11221,7 +11676,7 @@
 (check-sat)
 (pop)
 
-; obligation 120: condition=continuity region=f5|f7 answer=unsat
+; obligation 123: condition=continuity region=f5|f7 answer=unsat
 ; claim: f piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11324,7 +11779,7 @@
 (check-sat)
 (pop)
 
-; obligation 121: condition=continuity region=f5|f8 answer=unsat
+; obligation 124: condition=continuity region=f5|f8 answer=unsat
 ; claim: f piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11497,7 +11952,7 @@
 (check-sat)
 (pop)
 
-; obligation 122: condition=continuity region=f5|f9 answer=unsat
+; obligation 125: condition=continuity region=f5|f9 answer=unsat
 ; claim: f piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11962,7 +12417,7 @@
 (check-sat)
 (pop)
 
-; obligation 123: condition=continuity region=f6|f7 answer=unsat
+; obligation 126: condition=continuity region=f6|f7 answer=unsat
 ; claim: f piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12065,7 +12520,7 @@
 (check-sat)
 (pop)
 
-; obligation 124: condition=continuity region=f6|f8 answer=unsat
+; obligation 127: condition=continuity region=f6|f8 answer=unsat
 ; claim: f piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12237,7 +12692,7 @@
 (check-sat)
 (pop)
 
-; obligation 125: condition=continuity region=f7|f8 answer=unsat
+; obligation 128: condition=continuity region=f7|f8 answer=unsat
 ; claim: f piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12366,7 +12821,7 @@
 (check-sat)
 (pop)
 
-; obligation 126: condition=continuity region=f7|f9 answer=unsat
+; obligation 129: condition=continuity region=f7|f9 answer=unsat
 ; claim: f piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12788,7 +13243,7 @@
 (check-sat)
 (pop)
 
-; obligation 127: condition=continuity region=f8|f9 answer=unsat
+; obligation 130: condition=continuity region=f8|f9 answer=unsat
 ; claim: f piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13277,7 +13732,7 @@
 (check-sat)
 (pop)
 
-; obligation 128: condition=continuity region=B1|B2 answer=unsat
+; obligation 131: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13410,7 +13865,7 @@
 (check-sat)
 (pop)
 
-; obligation 129: condition=continuity region=B1|B3 answer=unsat
+; obligation 132: condition=continuity region=B1|B3 answer=unsat
 ; claim: B piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13493,7 +13948,7 @@
 (check-sat)
 (pop)
 
-; obligation 130: condition=continuity region=B1|B4 answer=unsat
+; obligation 133: condition=continuity region=B1|B4 answer=unsat
 ; claim: B piece 1 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13627,7 +14082,7 @@
 (check-sat)
 (pop)
 
-; obligation 131: condition=continuity region=B1|B5 answer=unsat
+; obligation 134: condition=continuity region=B1|B5 answer=unsat
 ; claim: B piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13814,7 +14269,7 @@
 (check-sat)
 (pop)
 
-; obligation 132: condition=continuity region=B1|B6 answer=unsat
+; obligation 135: condition=continuity region=B1|B6 answer=unsat
 ; claim: B piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13959,7 +14414,7 @@
 (check-sat)
 (pop)
 
-; obligation 133: condition=continuity region=B1|B7 answer=unsat
+; obligation 136: condition=continuity region=B1|B7 answer=unsat
 ; claim: B piece 1 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14155,7 +14610,7 @@
 (check-sat)
 (pop)
 
-; obligation 134: condition=continuity region=B1|B8 answer=unsat
+; obligation 137: condition=continuity region=B1|B8 answer=unsat
 ; claim: B piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14320,7 +14775,7 @@
 (check-sat)
 (pop)
 
-; obligation 135: condition=continuity region=B1|B9 answer=unsat
+; obligation 138: condition=continuity region=B1|B9 answer=unsat
 ; claim: B piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14495,7 +14950,7 @@
 (check-sat)
 (pop)
 
-; obligation 136: condition=continuity region=B1|B10 answer=unsat
+; obligation 139: condition=continuity region=B1|B10 answer=unsat
 ; claim: B piece 1 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15065,7 +15520,7 @@
 (check-sat)
 (pop)
 
-; obligation 137: condition=continuity region=B2|B3 answer=unsat
+; obligation 140: condition=continuity region=B2|B3 answer=unsat
 ; claim: B piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15114,7 +15569,7 @@
 (check-sat)
 (pop)
 
-; obligation 138: condition=continuity region=B2|B4 answer=unsat
+; obligation 141: condition=continuity region=B2|B4 answer=unsat
 ; claim: B piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15198,7 +15653,7 @@
 (check-sat)
 (pop)
 
-; obligation 139: condition=continuity region=B2|B5 answer=unsat
+; obligation 142: condition=continuity region=B2|B5 answer=unsat
 ; claim: B piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15334,7 +15789,7 @@
 (check-sat)
 (pop)
 
-; obligation 140: condition=continuity region=B2|B6 answer=unsat
+; obligation 143: condition=continuity region=B2|B6 answer=unsat
 ; claim: B piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15444,7 +15899,7 @@
 (check-sat)
 (pop)
 
-; obligation 141: condition=continuity region=B2|B7 answer=unsat
+; obligation 144: condition=continuity region=B2|B7 answer=unsat
 ; claim: B piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15589,7 +16044,7 @@
 (check-sat)
 (pop)
 
-; obligation 142: condition=continuity region=B2|B8 answer=unsat
+; obligation 145: condition=continuity region=B2|B8 answer=unsat
 ; claim: B piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15704,7 +16159,7 @@
 (check-sat)
 (pop)
 
-; obligation 143: condition=continuity region=B2|B9 answer=unsat
+; obligation 146: condition=continuity region=B2|B9 answer=unsat
 ; claim: B piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15844,7 +16299,7 @@
 (check-sat)
 (pop)
 
-; obligation 144: condition=continuity region=B2|B10 answer=unsat
+; obligation 147: condition=continuity region=B2|B10 answer=unsat
 ; claim: B piece 2 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16363,7 +16818,7 @@
 (check-sat)
 (pop)
 
-; obligation 145: condition=continuity region=B3|B4 answer=unsat
+; obligation 148: condition=continuity region=B3|B4 answer=unsat
 ; claim: B piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16413,7 +16868,7 @@
 (check-sat)
 (pop)
 
-; obligation 146: condition=continuity region=B3|B5 answer=unsat
+; obligation 149: condition=continuity region=B3|B5 answer=unsat
 ; claim: B piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16515,7 +16970,7 @@
 (check-sat)
 (pop)
 
-; obligation 147: condition=continuity region=B3|B7 answer=unsat
+; obligation 150: condition=continuity region=B3|B7 answer=unsat
 ; claim: B piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16626,7 +17081,7 @@
 (check-sat)
 (pop)
 
-; obligation 148: condition=continuity region=B3|B8 answer=unsat
+; obligation 151: condition=continuity region=B3|B8 answer=unsat
 ; claim: B piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16707,7 +17162,7 @@
 (check-sat)
 (pop)
 
-; obligation 149: condition=continuity region=B3|B10 answer=unsat
+; obligation 152: condition=continuity region=B3|B10 answer=unsat
 ; claim: B piece 3 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17191,7 +17646,7 @@
 (check-sat)
 (pop)
 
-; obligation 150: condition=continuity region=B4|B5 answer=unsat
+; obligation 153: condition=continuity region=B4|B5 answer=unsat
 ; claim: B piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17328,7 +17783,7 @@
 (check-sat)
 (pop)
 
-; obligation 151: condition=continuity region=B4|B6 answer=unsat
+; obligation 154: condition=continuity region=B4|B6 answer=unsat
 ; claim: B piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17439,7 +17894,7 @@
 (check-sat)
 (pop)
 
-; obligation 152: condition=continuity region=B4|B7 answer=unsat
+; obligation 155: condition=continuity region=B4|B7 answer=unsat
 ; claim: B piece 4 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17585,7 +18040,7 @@
 (check-sat)
 (pop)
 
-; obligation 153: condition=continuity region=B4|B8 answer=unsat
+; obligation 156: condition=continuity region=B4|B8 answer=unsat
 ; claim: B piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17701,7 +18156,7 @@
 (check-sat)
 (pop)
 
-; obligation 154: condition=continuity region=B4|B9 answer=unsat
+; obligation 157: condition=continuity region=B4|B9 answer=unsat
 ; claim: B piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17841,7 +18296,7 @@
 (check-sat)
 (pop)
 
-; obligation 155: condition=continuity region=B4|B10 answer=unsat
+; obligation 158: condition=continuity region=B4|B10 answer=unsat
 ; claim: B piece 4 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18359,7 +18814,7 @@
 (check-sat)
 (pop)
 
-; obligation 156: condition=continuity region=B5|B6 answer=unsat
+; obligation 159: condition=continuity region=B5|B6 answer=unsat
 ; claim: B piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18522,7 +18977,7 @@
 (check-sat)
 (pop)
 
-; obligation 157: condition=continuity region=B5|B7 answer=unsat
+; obligation 160: condition=continuity region=B5|B7 answer=unsat
 ; claim: B piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18720,7 +19175,7 @@
 (check-sat)
 (pop)
 
-; obligation 158: condition=continuity region=B5|B8 answer=unsat
+; obligation 161: condition=continuity region=B5|B8 answer=unsat
 ; claim: B piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18888,7 +19343,7 @@
 (check-sat)
 (pop)
 
-; obligation 159: condition=continuity region=B5|B9 answer=unsat
+; obligation 162: condition=continuity region=B5|B9 answer=unsat
 ; claim: B piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19081,7 +19536,7 @@
 (check-sat)
 (pop)
 
-; obligation 160: condition=continuity region=B5|B10 answer=unsat
+; obligation 163: condition=continuity region=B5|B10 answer=unsat
 ; claim: B piece 5 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19653,7 +20108,7 @@
 (check-sat)
 (pop)
 
-; obligation 161: condition=continuity region=B6|B7 answer=unsat
+; obligation 164: condition=continuity region=B6|B7 answer=unsat
 ; claim: B piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19823,7 +20278,7 @@
 (check-sat)
 (pop)
 
-; obligation 162: condition=continuity region=B6|B8 answer=unsat
+; obligation 165: condition=continuity region=B6|B8 answer=unsat
 ; claim: B piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19965,7 +20420,7 @@
 (check-sat)
 (pop)
 
-; obligation 163: condition=continuity region=B6|B10 answer=unsat
+; obligation 166: condition=continuity region=B6|B10 answer=unsat
 ; claim: B piece 6 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -20509,7 +20964,7 @@
 (check-sat)
 (pop)
 
-; obligation 164: condition=continuity region=B7|B8 answer=unsat
+; obligation 167: condition=continuity region=B7|B8 answer=unsat
 ; claim: B piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -20686,7 +21141,7 @@
 (check-sat)
 (pop)
 
-; obligation 165: condition=continuity region=B7|B9 answer=unsat
+; obligation 168: condition=continuity region=B7|B9 answer=unsat
 ; claim: B piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -20886,7 +21341,7 @@
 (check-sat)
 (pop)
 
-; obligation 166: condition=continuity region=B7|B10 answer=unsat
+; obligation 169: condition=continuity region=B7|B10 answer=unsat
 ; claim: B piece 7 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -21463,7 +21918,7 @@
 (check-sat)
 (pop)
 
-; obligation 167: condition=continuity region=B8|B9 answer=unsat
+; obligation 170: condition=continuity region=B8|B9 answer=unsat
 ; claim: B piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -21629,7 +22084,7 @@
 (check-sat)
 (pop)
 
-; obligation 168: condition=continuity region=B8|B10 answer=unsat
+; obligation 171: condition=continuity region=B8|B10 answer=unsat
 ; claim: B piece 8 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -22174,7 +22629,7 @@
 (check-sat)
 (pop)
 
-; obligation 169: condition=continuity region=B9|B10 answer=unsat
+; obligation 172: condition=continuity region=B9|B10 answer=unsat
 ; claim: B piece 9 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
