@@ -21,7 +21,11 @@ from scipy import stats
 
 from gpaudit.claims import PAPERS, REGISTRY, render_table, results_to_json, run_claims
 from gpaudit.claims import liang_yi as ly, liu, polyplace as pp
-from gpaudit.claims.registry import GenCauchy, PWL, StudentT, laplace_hs, rate_sup, smooth_sens_2d, two_point_sup
+from gpaudit.claims.bstar import PWL, smooth_sens_2d
+from gpaudit.claims.closed_forms import check_ss_1d
+from gpaudit.claims.families import GenCauchy, StudentT
+from gpaudit.claims.hockey import laplace_hs
+from gpaudit.claims.rates import rate_sup, two_point_sup
 
 
 
@@ -476,16 +480,16 @@ def test_mutation_lemma33_shift_constant_small():
 def test_mutation_smooth_sensitivity_dropped_max_term():
     with mp.workdps(50):
         no_exp = lambda x, T, tau, g: (1 / tau if abs(x - T) <= tau / 2 else 1 / (abs(x - T) + tau / 2))
-        w, arg, _ = ly.check_ss_1d(ly.soft_threshold, no_exp, ly.THR_PARAMS[:2], ly._thr_xs)
+        w, arg, _ = check_ss_1d(ly.soft_threshold, no_exp, ly.THR_PARAMS[:2], ly._thr_xs)
         assert w > mp.mpf("0.1") and arg["true"] > arg["paper"]
         no_sec = lambda x, T, tau, g: (1 / tau if abs(x - T) <= tau / 2 else mp.exp(-g * (abs(x - T) - tau / 2)) / tau)
-        w2, arg2, _ = ly.check_ss_1d(ly.soft_threshold, no_sec, ly.THR_PARAMS[:2], ly._thr_xs)
+        w2, arg2, _ = check_ss_1d(ly.soft_threshold, no_sec, ly.THR_PARAMS[:2], ly._thr_xs)
         assert w2 > mp.mpf("0.1")
         c3_bad = lambda x, l, r, tau, g: (1 / ((r - l) / 2 + tau / 2) if l - tau / 2 <= x <= r + tau / 2
                                           else 1 / abs((l + r) / 2 - x))
-        w3, _, _ = ly.check_ss_1d(ly.tent, c3_bad, ly.C3_PARAMS[:2], ly._c3_xs)
+        w3, _, _ = check_ss_1d(ly.tent, c3_bad, ly.C3_PARAMS[:2], ly._c3_xs)
         assert w3 > mp.mpf("0.01")
-        w0, _, _ = ly.check_ss_1d(ly.soft_threshold, ly.lemma41_B, ly.THR_PARAMS[:2], ly._thr_xs)
+        w0, _, _ = check_ss_1d(ly.soft_threshold, ly.lemma41_B, ly.THR_PARAMS[:2], ly._thr_xs)
         assert w0 < 1e-12
 
 

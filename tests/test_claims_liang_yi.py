@@ -13,7 +13,11 @@ import mpmath as mp
 import pytest
 
 from gpaudit.claims import liang_yi as ly
-from gpaudit.claims.registry import REGISTRY, SEVERITIES, StudentT, check_eps_formula, rate_sup, run_one
+from gpaudit.claims.families import StudentT
+from gpaudit.claims.model_bstar import model_bstar, with_model
+from gpaudit.claims.precision import rel_err
+from gpaudit.claims.rates import check_eps_formula, rate_sup
+from gpaudit.claims.runner import REGISTRY, SEVERITIES, Outcome, run_one
 
 PAPER = Path("/work/shared/papers/liang-yi-smooth-sensitivity-geo-privacy.md")
 CLAIMS = {c.claim_id: c for c in REGISTRY if c.paper == "liang-yi"}
@@ -310,3 +314,39 @@ def test_lemma36_step_checker_can_fail_and_pass():
     assert l1 > r1
     l2, r2 = ly.lemma36_step(1, 2, 1, 1, 1, 1, denom_is_Bxp=False)  # intended (B(x))
     assert l2 <= r2
+
+
+# --------------------------------------------------------------------------------------
+# the model's closed forms (gpaudit.model.bounds) beside the paper's printed ones
+# --------------------------------------------------------------------------------------
+def test_model_closed_forms_equal_the_printed_ones():
+    """model_bstar evaluates gpaudit's own closed forms; they agree with the paper's formulas as re-typed
+    in liang_yi at points on both sides of every band (negative coordinates included)."""
+    for x in (-3, "-0.7", 0, "0.2", "0.55", 2, 40):
+        assert rel_err(model_bstar("soft_threshold", mp.mpf(x), "0.3", T=0, tau=1),
+                          ly.lemma41_B(x, 0, 1, "0.3")) < mp.mpf(10) ** -40
+        assert rel_err(model_bstar("bounded_range", mp.mpf(x), 2, l=-1, r=3, tau="0.5"),
+                          ly.c3_B(x, -1, 3, "0.5", 2)) < mp.mpf(10) ** -40
+    for p in ((0, 0), (2, "3.5"), ("2.1", "3.2"), (5, 5), (-1, 4), ("2.9", "1.5")):
+        z = tuple(mp.mpf(v) for v in p)
+        assert rel_err(model_bstar("two_way_threshold", z, "0.5", T1=2, T2=3, tau=1),
+                          ly.lemma43_B(z, 2, 3, 1, "0.5")) < mp.mpf(10) ** -40
+
+
+def test_with_model_fails_closed():
+    """A verified paper formula whose model form disagrees with the reference is not reported verified."""
+    ok = with_model(Outcome("verified", "paper ok"), "soft_threshold", mp.mpf(10) ** -30, 5, "brute force")
+    assert ok.verdict == "verified" and "threshold_bound" in ok.evidence and "DIFFERS" not in ok.evidence
+    bad = with_model(Outcome("verified", "paper ok", method="sweep"), "soft_threshold", mp.mpf("0.5"), 5,
+                     "brute force")
+    assert bad.verdict == "unknown" and "MODEL DIFFERS" in bad.evidence and bad.method == "sweep"
+    refuted = with_model(Outcome("refuted", "paper wrong", witness={"x": "1"}), "bounded_range", mp.mpf("0.5"),
+                         5, "brute force")
+    assert refuted.verdict == "refuted" and "MODEL DIFFERS" in refuted.evidence
+
+
+def test_model_closed_form_claims_name_the_model():
+    for cid, fn in (("Lemma 4.1", "threshold_bound"), ("App. C.3 (bounded range)", "bounded_range_bound"),
+                    ("Lemma 4.3", "two_way_bound")):
+        r = run_one(CLAIMS[cid], quick=True)
+        assert r.verdict == "verified" and f"gpaudit.model.bounds.{fn}" in r.evidence, (cid, r.evidence)

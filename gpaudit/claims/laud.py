@@ -13,8 +13,11 @@ from itertools import product
 import mpmath as mp
 import numpy as np
 
-from .registry import (GenCauchy, Outcome, claim, dec, laplace_hs, rate_sup,
-                       two_point_sup, wit)
+from .families import GenCauchy
+from .hockey import laplace_hs
+from .rates import rate_sup, two_point_sup
+from .runner import Outcome, claim
+from .text import dec, wit
 
 P = "laud"
 NRS = ("Nissim, Raskhodnikova & Smith, 'Smooth sensitivity and sampling in private data analysis', STOC 2007 "

@@ -19,7 +19,9 @@ from itertools import combinations, product
 import mpmath as mp
 import numpy as np
 
-from .registry import Outcome, claim, dec, mpq, wit
+from .precision import mpq
+from .runner import Outcome, claim
+from .text import dec, wit
 
 P = "liu"
 _Q = {

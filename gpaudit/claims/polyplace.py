@@ -9,8 +9,12 @@ from itertools import product
 
 import mpmath as mp
 
-from .registry import (GenCauchy, Outcome, PolyPlaceFam, StudentT, claim, dec, laplace_hs,
-                       rate_sup, rel_err, two_point_sup, wit)
+from .families import GenCauchy, PolyPlaceFam, StudentT
+from .hockey import laplace_hs
+from .precision import rel_err
+from .rates import rate_sup, two_point_sup
+from .runner import Outcome, claim
+from .text import dec, wit
 
 P = "polyplace"
 
