@@ -350,3 +350,15 @@ def test_model_closed_form_claims_name_the_model():
                     ("Lemma 4.3", "two_way_bound")):
         r = run_one(CLAIMS[cid], quick=True)
         assert r.verdict == "verified" and f"gpaudit.model.bounds.{fn}" in r.evidence, (cid, r.evidence)
+
+
+def test_the_family_rate_lemmas_are_also_checked_by_gpaudits_own_certificate():
+    """Lemma 3.5's constant against certify.family_sup.enclose_rate (the enclosure `gpaudit check`
+    certifies with): proved at a parameter set where it holds, not proved when the constant is cut
+    by 10% (below the true rate there)."""
+    from gpaudit.claims.rates import certificate_note
+    ge = [(mp.mpf("0.1"), mp.mpf("0.5"))]
+    good = certificate_note([StudentT(3)], ly.lemma35_eps, ge=ge)
+    assert "at 1 of 1 parameter sets" in good and "every enclosure contains the grid value" in good
+    bad = certificate_note([StudentT(3)], lambda g, e, f: ly.lemma35_eps(g, e, f) * mp.mpf("0.5"), ge=ge)
+    assert "at 0 of 1 parameter sets" in bad

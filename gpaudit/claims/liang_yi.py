@@ -21,7 +21,7 @@ from .hockey import laplace_grid_sup
 from .model_bstar import model_bstar, with_model
 from .precision import rel_err
 from .quadrature import quad0inf, quad_line, quad_outcome
-from .rates import check_eps_formula, eps_outcome, logratio, rate_sup, two_point_sup
+from .rates import certificate_note, check_eps_formula, eps_outcome, logratio, rate_sup, two_point_sup
 from .runner import Outcome
 from .runner import claim as _register
 from .search import golden_max, scan_roots
@@ -327,7 +327,8 @@ GC_FAMS = lambda quick: [GenCauchy(p, th) for p, th in ([(2, 1), (4, 1), (3, 2)]
 def lemma33(quick):
     w, a, n = check_eps_formula(GC_FAMS(quick), lemma33_eps, quick=quick)
     return _m(eps_outcome(w, a, n, "GenCauchy p in {1.5,2,3,4,8}, theta in {1,2,3.5}; (gamma,eta) in "
-                                "{(1e-3,1),(1,1e-3),(0.1,0.5),(0.5,0.5),(0.3,0.05)}"), "sweep")
+                                "{(1e-3,1),(1,1e-3),(0.1,0.5),(0.5,0.5),(0.3,0.05)}",
+                          extra=certificate_note(GC_FAMS(quick), lemma33_eps, quick=quick)), "sweep")
 
 
 @claim(P, "Corollary 3.2", "m iid GenCauchy coordinates (l1 output metric): eps = max(m g, m(p theta-1) g) + (p-1)^((p-1)/p) theta eta")
@@ -355,7 +356,8 @@ T_FAMS = lambda quick: [StudentT(nu) for nu in ([2, 4] if quick else ["1.5", 2, 
 @claim(P, "Lemma 3.5", "Student-t (nu>1) mechanism is eps-GP with eps = nu gamma + (nu+1)/(2 sqrt(nu)) eta")
 def lemma35(quick):
     w, a, n = check_eps_formula(T_FAMS(quick), lemma35_eps, quick=quick)
-    return _m(eps_outcome(w, a, n, "Student-t nu in {1.5,2,3,4,10}; (gamma,eta) as for Lemma 3.3"), "sweep")
+    return _m(eps_outcome(w, a, n, "Student-t nu in {1.5,2,3,4,10}; (gamma,eta) as for Lemma 3.3",
+                          extra=certificate_note(T_FAMS(quick), lemma35_eps, quick=quick)), "sweep")
 
 
 @claim(P, "Remark after Lemma 3.5 (numbers)",

@@ -119,6 +119,35 @@ def check_eps_formula(fams, formula, ge=GE_SWEEP, two_point=True, quick=False, m
     return worst, worst_arg, n
 
 
+def certificate_note(fams, formula, ge=GE_SWEEP, quick=False) -> str:
+    """What gpaudit's own certificate says at the same parameter sets: the arb enclosure of
+    sup_u [eta |psi| + gamma |1 + u psi|] that `gpaudit check` certifies with
+    (gpaudit.certify.family_sup.enclose_rate, on the model's family), compared with the claimed
+    epsilon, and checked to contain the grid's value (a disagreement is reported, never hidden)."""
+    from ..certify.family_sup import enclose_rate
+
+    n = proved = 0
+    outside = []
+    for fam in fams:
+        model = getattr(fam, "model", None)
+        if model is None:
+            continue
+        for g, e in (ge[:3] if quick else ge):
+            g, e = mp.mpf(g), mp.mpf(e)
+            enc = enclose_rate(model, e, g)
+            true, _ = rate_sup(fam, g, e)
+            n += 1
+            proved += bool(enc.upper <= mp.mpf(formula(g, e, fam)))
+            if not enc.lower - mp.mpf(10) ** -8 <= true <= enc.upper + mp.mpf(10) ** -8:
+                outside.append(f"{fam.name} gamma={dec(g, 4)} eta={dec(e, 4)}")
+    if not n:
+        return ""
+    text = (f"gpaudit's certificate (certify.family_sup.enclose_rate, arb, on the model's family) proves the "
+            f"local rate <= the claim at {proved} of {n} parameter sets")
+    return text + (f"; its enclosure misses the grid value at {', '.join(outside)}" if outside
+                   else "; every enclosure contains the grid value") + "."
+
+
 def _rate_multi(fam, g, e, m):
     u = np.sinh(np.linspace(0.0, math.asinh(1e8), 40001))
     s = fam.score_np(u)
