@@ -218,3 +218,14 @@ def test_smooth_sensitivity_in_another_metric_is_certified_through_lemma_3_1(tmp
     assert abs(float(r.epsilon_upper) - 0.8138394800) < 1e-8
     lip = next(c for c in r.checks if c.id == "proof.lipschitz")
     assert f"in the {metric} metric" in lip.detail
+
+
+# weights at the ends of the documented range (1e-300 .. 1e300): f = (x1 + x2)/2, B = 1/2
+@pytest.mark.parametrize("metric, truth", [("{l1: [1e-300, 1]}", REFUTED),       # dual 1/2 / 1e-300
+                                           ("{linf: [1e300, 1e300]}", CERTIFIED),  # dual 1e-300
+                                           ("{linf: [1e-300, 1e-300]}", REFUTED)])
+def test_weights_at_the_ends_of_the_range(tmp_path, metric, truth):
+    name = "w" + str(abs(hash(metric)) % 10**6)
+    r = _check(tmp_path, name, dim=2, metric=metric, f="(x1 + x2)/2", B="1/2")
+    assert r.verdict == truth
+    assert "e-300" in r.claim["metric"] or "e+300" in r.claim["metric"]

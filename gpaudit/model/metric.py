@@ -31,6 +31,12 @@ def _mp(v) -> mpmath.mpf:
     return mpmath.mpf(sp.N(v, mpmath.mp.dps + 10)) if not v.is_Rational else mpmath.mpf(v.p) / v.q
 
 
+def _short(w) -> str:
+    """A weight for display: exact when short (3/2, 1/10), else six significant digits (1e-300)."""
+    text = str(w)
+    return text if len(text) <= 12 else f"{float(sp.N(w, 17)):.6g}"
+
+
 @dataclass(frozen=True)
 class Metric:
     kind: str = "l2"
@@ -53,7 +59,7 @@ class Metric:
     def label(self) -> str:
         if not self.weights:
             return self.kind
-        return f"{self.kind} with weights ({', '.join(str(w) for w in self.weights)})"
+        return f"{self.kind} with weights ({', '.join(_short(w) for w in self.weights)})"
 
     @property
     def norm_text(self) -> str:
