@@ -229,3 +229,32 @@ def test_weights_at_the_ends_of_the_range(tmp_path, metric, truth):
     r = _check(tmp_path, name, dim=2, metric=metric, f="(x1 + x2)/2", B="1/2")
     assert r.verdict == truth
     assert "e-300" in r.claim["metric"] or "e+300" in r.claim["metric"]
+
+
+@pytest.mark.parametrize("growth", ["exponential", "linear"])
+def test_the_rescaled_one_dimensional_closed_form_is_the_weighted_brute_force_b_star(tmp_path, growth):
+    """dist = w |x - x'| with w = 5/2: the rescaled closed form B*(x; gamma w)/w of the soft
+    threshold against B*_w computed by brute force on a grid straight from Definition 9 (secants
+    and distances measured with the weight), and against the unrescaled form, which it must not be."""
+    w, gamma = 2.5, 1 / 9
+    src = (Path(__file__).resolve().parents[1] / "examples" / "threshold-student-t.yaml").read_text()
+    p = tmp_path / "w.yaml"
+    p.write_text(src.replace("  dim: 1\n", "  dim: 1\n  metric: {l1: [5/2]}\n")
+                 .replace("growth: exponential", f"growth: {growth}"))
+    from gpaudit.model.mechanism import build_mechanism
+    mech = build_mechanism(load_spec(p))
+    grid = np.linspace(-40, 40, 8001)
+    F = mech.query.f_np(grid[:, None])
+    d = w * np.abs(grid[:, None] - grid[None, :])
+    with np.errstate(all="ignore"):
+        q = np.abs(F[:, None] - F[None, :]) / d
+    q[d == 0] = 0
+    L = q.max(axis=1)
+    xs = np.linspace(-15, 15, 301)
+    dx = w * np.abs(xs[:, None] - grid[None, :])
+    g = np.exp(gamma * dx) if growth == "exponential" else 1 + gamma * dx
+    ref = (L[None, :] / g).max(axis=1)
+    got = mech.bound.B_np(xs[:, None])
+    assert np.max(np.abs(got - ref) / ref) < 2e-3      # the grid's resolution
+    plain = build_mechanism(load_spec(Path(__file__).resolve().parents[1] / "examples" / "threshold-student-t.yaml"))
+    assert np.max(np.abs(plain.bound.B_np(xs[:, None]) - ref) / ref) > 0.5   # the unweighted B* is not it

@@ -267,11 +267,6 @@ def verify(mech: Mechanism, t: Triple) -> VerifiedTriple | None:
         return VerifiedTriple(t.x, t.xp, t.y, dist, lr100, lr100 / dist, bool(v50 and v100))
 
 
-def _metric(mech: Mechanism):
-    """The metric for the candidate generators: None for the Euclidean default (its own paths)."""
-    return None if mech.metric.euclidean else mech.metric
-
-
 def _verify_all(mech: Mechanism, triples):
     verified = [v for v in (verify(mech, push_tail(mech, t)) for t in triples) if v is not None]
     verified.sort(key=lambda v: -v.rate)
@@ -284,7 +279,7 @@ def search_main(mech: Mechanism, rng, effort="standard", progress=None) -> Found
     Lambda = float(mech.Lambda)
     gamma = float(mech.spec.bound.gamma)
     scale = float(mech.query.scale)
-    X, Xp = candidate_pairs(mech.query.landmarks, scale, gamma, Lambda, mech.dim, effort, rng, _metric(mech))
+    X, Xp = candidate_pairs(mech.query.landmarks, scale, gamma, Lambda, mech.dim, effort, rng, mech.metric)
     if progress:
         progress("screen", 0.0)
     rates, ys = screen_rates(mech, X, Xp)
@@ -317,7 +312,7 @@ def search_seeds(mech: Mechanism, effort="standard", seeds=()) -> Found:
     if not pts:
         return Found([], empty, empty.copy(), np.zeros(0))
     SX, SXp = zip(*(seed_pairs(p, scale, gamma, Lambda, mech.dim, budget=SEED_PAIRS[effort],
-                                            metric=_metric(mech)) for p in pts))
+                                            metric=mech.metric) for p in pts))
     seed_idx, start = [], 0
     for a in SX:
         seed_idx.append(np.arange(start, start + len(a)))

@@ -23,12 +23,33 @@ import sympy as sp
 from ..spec.types import MetricSpec
 from .fp import row_norm
 
-KINDS = ("l1", "l2", "linf")
 DUAL = {"l1": "linf", "l2": "l2", "linf": "l1"}
 
 
 def _mp(v) -> mpmath.mpf:
     return mpmath.mpf(sp.N(v, mpmath.mp.dps + 10)) if not v.is_Rational else mpmath.mpf(v.p) / v.q
+
+
+def _norm_np(kind: str, V) -> np.ndarray:
+    """The unweighted l1 / l2 / linf norm of each row of V >= 0 (rows scaled by their largest
+    entry where a sum could over- or underflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if kind == "l2":
+            return row_norm(V)
+        m = V.max(axis=1)
+        if kind == "linf":
+            return m
+        safe = np.where(m > 0, m, 1.0)
+        return np.where(m > 0, m * (V / safe[:, None]).sum(axis=1), 0.0)
+
+
+def _norm_mp(kind: str, terms) -> mpmath.mpf:
+    """The l1 / l2 / linf norm of a vector of non-negative mpf terms, at the working precision."""
+    if kind == "l1":
+        return mpmath.fsum(terms)
+    if kind == "linf":
+        return max(terms)
+    return mpmath.sqrt(mpmath.fsum(t * t for t in terms))
 
 
 def _short(w) -> str:
@@ -83,23 +104,12 @@ class Metric:
         if self.euclidean:
             return row_norm(D)
         with np.errstate(over="ignore", invalid="ignore"):
-            V = np.abs(D) * self.w_np
-            if self.kind == "l2":
-                return row_norm(V)
-            if self.kind == "linf":
-                return V.max(axis=1)
-            m = V.max(axis=1)
-            safe = np.where(m > 0, m, 1.0)
-            return np.where(m > 0, m * (V / safe[:, None]).sum(axis=1), 0.0)
+            return _norm_np(self.kind, np.abs(D) * self.w_np)
 
     def dist_mp(self, x, xp) -> mpmath.mpf:
         """dist(x, x') in the working precision (weights converted exactly or to dps + 10)."""
-        terms = [abs(mpmath.mpf(u) - mpmath.mpf(v)) * _mp(w) for u, v, w in zip(x, xp, self.w_exact)]
-        if self.kind == "l1":
-            return mpmath.fsum(terms)
-        if self.kind == "linf":
-            return max(terms)
-        return mpmath.sqrt(mpmath.fsum(t * t for t in terms))
+        return _norm_mp(self.kind, [abs(mpmath.mpf(u) - mpmath.mpf(v)) * _mp(w)
+                                    for u, v, w in zip(x, xp, self.w_exact)])
 
     def dist_sym(self, syms, psyms) -> sp.Expr:
         """dist(x, x') as an exact sympy expression (for the two-point obligations)."""
@@ -117,20 +127,10 @@ class Metric:
         """||g||_* for each row g of G (shape (n, d))."""
         G = np.atleast_2d(np.asarray(G, dtype=float))
         with np.errstate(over="ignore", invalid="ignore"):
-            V = np.abs(G) / self.w_np
-            if self.kind == "l2":
-                return row_norm(V)
-            if self.kind == "l1":
-                return V.max(axis=1)
-            return V.sum(axis=1)
+            return _norm_np(DUAL[self.kind], np.abs(G) / self.w_np)
 
     def dual_mp(self, g) -> mpmath.mpf:
-        terms = [abs(mpmath.mpf(v)) / _mp(w) for v, w in zip(g, self.w_exact)]
-        if self.kind == "l1":
-            return max(terms)
-        if self.kind == "linf":
-            return mpmath.fsum(terms)
-        return mpmath.sqrt(mpmath.fsum(t * t for t in terms))
+        return _norm_mp(DUAL[self.kind], [abs(mpmath.mpf(v)) / _mp(w) for v, w in zip(g, self.w_exact)])
 
     def dual_sq_expr(self, grads) -> sp.Expr:
         """||g||_*^2 as a sympy expression (Max and Abs where the dual norm needs them)."""
@@ -193,12 +193,3 @@ class Metric:
         V = np.concatenate([E, R])
         return V / self.dist_np(V)[:, None]
 
-
-EUCLIDEAN = {}
-
-
-def euclidean(dim: int) -> Metric:
-    """The default metric (cached per dimension)."""
-    if dim not in EUCLIDEAN:
-        EUCLIDEAN[dim] = Metric("l2", (), dim)
-    return EUCLIDEAN[dim]

@@ -78,54 +78,34 @@ def _local_slopes(f_np, P, F, h, lam, metric=None):
     true secant |f(w) - f(z)| / |w - z| with |w - z| = h <= Lambda, so it only raises L towards
     L_{f,Lambda}.  Non-finite values are ignored.  In a non-Euclidean metric the steps are of
     length h in that metric and the last one is along its steepest direction for the gradient."""
-    if metric is not None and not metric.euclidean:
-        return _local_slopes_metric(f_np, P, F, h, lam, metric)
     G, d = P.shape
     if G == 0 or not (h > 0) or h > lam:
         return np.zeros(G)
+    weighted = metric is not None and not metric.euclidean
+    w = metric.w_np if weighted else np.ones(d)
     best = np.zeros(G)
     grad = np.zeros((G, d))
     with np.errstate(all="ignore"):
         for k in range(d):
+            step = h / w[k]                          # length h in the metric
             for sgn in (1.0, -1.0):
                 Q = P.copy()
-                Q[:, k] += sgn * h
-                q = (f_np(Q) - F) / (sgn * h)
-                if sgn > 0:
-                    grad[:, k] = np.where(np.isfinite(q), q, 0.0)
-                q = np.abs(q)
-                best = np.maximum(best, np.where(np.isfinite(q), q, 0.0))
-        if d > 1:
-            n = np.sqrt((grad**2).sum(axis=1))
-            ok = n > 0
-            U = np.where(ok[:, None], grad / np.where(ok, n, 1.0)[:, None], 0.0)
-            q = np.abs(f_np(P + h * U) - F) / h
-            best = np.maximum(best, np.where(ok & np.isfinite(q), q, 0.0))
-    return best
-
-
-def _local_slopes_metric(f_np, P, F, h, lam, metric):
-    G, d = P.shape
-    if G == 0 or not (h > 0) or h > lam:
-        return np.zeros(G)
-    best = np.zeros(G)
-    grad = np.zeros((G, d))
-    w = metric.w_np
-    with np.errstate(all="ignore"):
-        for k in range(d):
-            for sgn in (1.0, -1.0):
-                Q = P.copy()
-                Q[:, k] += sgn * h / w[k]          # a step of length h in the metric
+                Q[:, k] += sgn * step
                 dF = f_np(Q) - F
                 if sgn > 0:
-                    q = dF / (h / w[k])
+                    q = dF / step
                     grad[:, k] = np.where(np.isfinite(q), q, 0.0)
                 q = np.abs(dF) / h
                 best = np.maximum(best, np.where(np.isfinite(q), q, 0.0))
         if d > 1:
-            U = np.array([metric.steepest(g) for g in grad])
+            if weighted:
+                U, ok = np.array([metric.steepest(g) for g in grad]), np.ones(G, bool)
+            else:
+                n = np.sqrt((grad**2).sum(axis=1))
+                ok = n > 0
+                U = np.where(ok[:, None], grad / np.where(ok, n, 1.0)[:, None], 0.0)
             q = np.abs(f_np(P + h * U) - F) / h
-            best = np.maximum(best, np.where(np.isfinite(q), q, 0.0))
+            best = np.maximum(best, np.where(ok & np.isfinite(q), q, 0.0))
     return best
 
 
