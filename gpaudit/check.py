@@ -130,9 +130,10 @@ def advice(mech, checks, upper) -> str:
         return ("no route: a python callable is never certified (gpaudit cannot reason about its code); "
                 "write f and B as expressions (kinds piecewise / constant / a built-in query) to certify")
     if spec.claim.delta != 0 and st.get("certificate.delta") == UNKNOWN and upper is None:
-        return ("a delta > 0 claim is certified by a pure epsilon within the claim, or by Lemma 3.6, which "
+        return ("a delta > 0 claim is certified by a pure epsilon within the claim, by Lemma 3.6, which "
                 "needs Laplace noise, linear growth and the built-in smooth sensitivity (bound.kind: "
-                "smooth_sensitivity); neither applies here")
+                "smooth_sensitivity), or by Laud et al.'s Theorem 4, which needs Laplace noise, exponential "
+                "growth, a finite Lambda and proved local conditions; none applies here")
     undecided = [c.id for c in checks if c.id.startswith("proof.") and c.status == UNKNOWN]
     if undecided:
         return (f"the proof stage did not decide {', '.join(undecided)}: simpler pieces, exact constants, or "
@@ -148,7 +149,8 @@ def advice(mech, checks, upper) -> str:
     return "no sound route certified this configuration (see the checks above)"
 
 
-INFORMATIONAL = "informational, not needed for the verdict (Lambda = inf and delta = 0: docs/certificate.md)"
+INFORMATIONAL = ("informational, not needed for the verdict (only Lemma 3.6, with linear growth, rests on the two-point "
+                 "conditions: docs/certificate.md)")
 
 
 def _informational(c: Check) -> Check:

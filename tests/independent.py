@@ -79,10 +79,9 @@ def log_ratio(f, B, eta, logh, x, xp, y):
 
 
 @mp.workdps(DPS)
-def hockey_stick(f, B, eta, logh, x, xp, eps, intervals):
+def hockey_stick(f, B, eta, logh, x, xp, eps, intervals, metric="l2"):
     """P_x(S) - e^(eps d) P_x'(S) on a union of intervals, by adaptive quadrature of the densities."""
-    d = mp.sqrt(sum((mp.mpf(a) - mp.mpf(b))**2 for a, b in zip(x, xp))) if isinstance(x, (list, tuple)) \
-        else abs(mp.mpf(x) - mp.mpf(xp))
+    d = distance(x, xp, metric) if isinstance(x, (list, tuple)) else abs(mp.mpf(x) - mp.mpf(xp))
     k = mp.exp(eps * d)
 
     def dens(z, y):

@@ -32,6 +32,8 @@ with mp.workdps(ind.DPS):  # module constants at the reference precision (not a 
     ETA_PAPER = (mp.mpf(2) / 3) / (mp.mpf(4) / (2 * mp.sqrt(3)))  # nu = 3, eps = 1 (Section 5)
     NINE_TENTHS = mp.mpf(9) / 10
     LAUD_B_COUNT3, LAUD_B_BETA, LAUD_ALPHA_T1 = mp.mpf(19) / 100, mp.mpf(1) / 10, mp.mpf(1) / 80
+    ETA_LEMMA_3_6 = 1 - mp.log(10**6) / 20   # threshold-laplace-approx: eps - gamma ln(10^6)
+    LAUD_B_THM4 = mp.mpf(3) / 10
 
 
 def _piecewise_jump(x):
@@ -54,6 +56,8 @@ REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
     "broken-threshold-bound-jump": (st, _piecewise_jump, ETA_PAPER, t3, 1),
     "broken-two-way-dropped-term": (lambda p: ind.two_way_paper(p, mp.mpf(1), mp.mpf(2), mp.mpf(1) / 2),
                                     ind.two_way_dropped_bound, ETA_PAPER, t3, 1),
+    "broken-threshold-laplace-approx-small-delta": (st, lambda x: _linear_lemma_4_1(x, mp.mpf(1) / 20),
+                                                    ETA_LEMMA_3_6, ind.laplace_logpdf, 1),
     # Laud et al.: (f, B, eta, log-density, epsilon, metric)
     "laud-thm3-count3-linf-wrong-dual": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 100),
                                          lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 100),
@@ -66,6 +70,9 @@ REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
     "laud-thm1-large-gamma": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 20),
                               lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 20),
                               LAUD_ALPHA_T1, lambda u: ind.gen_cauchy_logpdf(u, 20), 1, "l1"),
+    "broken-laud-thm4-beta-below-smoothness": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 2),
+                                               lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 2),
+                                               LAUD_B_THM4, ind.laplace_logpdf, 1, "l1"),
 }
 
 
@@ -96,16 +103,14 @@ def test_broken_variant_refuted_with_independently_verified_witness(reports, pat
     w = rep["witness"]
     assert w is not None
     name = rep["name"]
+    f, B, eta, logh, eps, *metric = REFERENCE[name]
     if "hockey_stick" in w:  # the approximate claim: recompute the divergence by quadrature
-        gamma = mp.mpf(1) / 20
-        eta = 1 - gamma * mp.log(10**6)
-        x, xp = mp.mpf(w["x"][0]), mp.mpf(w["x_prime"][0])
-        hs = ind.hockey_stick(ind.soft_threshold, lambda z: _linear_lemma_4_1(z, gamma), eta,
-                              ind.laplace_logpdf, x, xp, 1, w["set"])
-        assert hs > mp.mpf(10) ** -12, hs
+        conv = (lambda v: mp.mpf(v[0])) if len(w["x"]) == 1 else (lambda v: [mp.mpf(c) for c in v])
+        x, xp = conv(w["x"]), conv(w["x_prime"])
+        hs = ind.hockey_stick(f, B, eta, logh, x, xp, eps, w["set"], *metric)
+        assert hs > eval_claim(rep["claim"]["delta"]), hs
         assert abs(hs - mp.mpf(w["hockey_stick"])) < mp.mpf(10) ** -20
         return
-    f, B, eta, logh, eps, *metric = REFERENCE[name]
     dim = len(w["x"])
     conv = (lambda v: mp.mpf(v[0])) if dim == 1 else (lambda v: tuple(mp.mpf(c) for c in v))
     x, xp, y = conv(w["x"]), conv(w["x_prime"]), mp.mpf(w["y"])
@@ -127,7 +132,9 @@ def test_valid_variant_certified(reports, path):
 
 
 def eval_claim(text):
-    return mp.mpf(text) if "/" not in text else mp.mpf(text.split("/")[0]) / mp.mpf(text.split("/")[1])
+    """A claim's exact string (a rational, or an expression such as 2*exp(-14)) at the reference precision."""
+    import sympy as sp
+    return mp.mpf(sp.N(sp.sympify(text), ind.DPS + 10))
 
 
 def test_paper_region_list_matches_model_two_way():

@@ -1,7 +1,7 @@
 """Checks the verdict does not rest on are informational: never `refuted`, never a JUnit failure.
 
-With Lambda = inf and delta = 0 the certificate uses only the local conditions of Definition 8
-(docs/certificate.md); the audit's search for the two-point conditions then reports what it finds
+Unless the growth is linear and delta > 0 or Lambda < inf (Lemma 3.6's route), the certificate uses
+only the local conditions of Definition 8 (docs/certificate.md); the audit's search for the two-point conditions then reports what it finds
 without failing anything.  A bound that decays away from the threshold (B = exp(-gamma (|x| - 1/2)))
 is a valid smooth upper bound whose far secants exceed it: certified, with that finding shown.
 """
@@ -46,15 +46,29 @@ def test_junit_of_a_certified_file_has_no_failure(decaying):
 
 
 def test_where_the_certificate_needs_the_condition_it_is_not_informational(tmp_path):
+    # linear growth with delta > 0: Lemma 3.6's route, the one that rests on the two-point conditions
     cfg = yaml.safe_load((DATA / "decaying-bound.yaml").read_text())
     approx = copy.deepcopy(cfg)
     approx["claim"]["delta"] = "1e-6"
+    approx["bound"]["growth"] = "linear"
     p = tmp_path / "approx.yaml"
     p.write_text(yaml.safe_dump(approx))
     result = api.check(p, effort="quick")
     cover = next(c for c in result.checks if c.id == "definition8.cover")
     assert "informational" not in cover.detail
     assert cover.status in ("refuted", "unknown")
+
+
+def test_exponential_growth_with_delta_does_not_need_the_two_point_conditions(tmp_path):
+    # no route for exponential growth rests on them (the pure route and Laud's Theorem 4 are local)
+    cfg = yaml.safe_load((DATA / "decaying-bound.yaml").read_text())
+    cfg["claim"]["delta"] = "1e-6"
+    p = tmp_path / "approx.yaml"
+    p.write_text(yaml.safe_dump(cfg))
+    result = api.check(p, effort="quick")
+    cover = next(c for c in result.checks if c.id == "definition8.cover")
+    assert cover.status == "skipped" and "informational" in cover.detail
+    assert next(c for c in result.checks if c.id == "proof.two_point_cover").status == "skipped"
 
 
 @pytest.mark.parametrize("Lambda,refuted", [("inf", True), (10, False)])
@@ -89,8 +103,20 @@ def _unknown(tmp_path, cfg, extra_files=()):
 def test_unknown_with_an_undecided_proof_names_it(tmp_path):
     cfg = yaml.safe_load((DATA / "decaying-bound.yaml").read_text())
     cfg["bound"]["Lambda"] = 200        # the two-point cover is now needed, and it fails beyond ~36
+    cfg["bound"]["growth"] = "linear"   # (with exponential growth no route needs it: see below)
     advice = _unknown(tmp_path, cfg)
     assert "proof.two_point_cover" in advice and "--timeout-ms" in advice
+
+
+def test_a_finite_lambda_with_exponential_growth_rests_on_the_local_conditions(tmp_path):
+    # the pure route carries the local conditions along segments, whatever Lambda is
+    cfg = yaml.safe_load((DATA / "decaying-bound.yaml").read_text())
+    cfg["bound"]["Lambda"] = 200
+    p = tmp_path / "m.yaml"
+    p.write_text(yaml.safe_dump(cfg))
+    result = api.check(p, effort="quick")
+    assert result.verdict == api.CERTIFIED
+    assert {c.id: c.status for c in result.checks}["proof.two_point_cover"] == "skipped"
 
 
 def test_unknown_for_a_python_callable_says_no_route(tmp_path):

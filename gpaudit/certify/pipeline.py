@@ -9,7 +9,8 @@ and B continuous, then along any segment |ln p_x(y) - ln p_x'(y)| <= eps_cert * 
 enclosed with arb (family_sup) or, where it meets the claim exactly, proved with z3 (family_z3).
 Approximate claims: a certified pure epsilon <= the claim settles any delta; otherwise Laplace noise
 with linear growth and B* exactly as Definition 9 uses Lemma 3.1 and Lemma 3.6, with the condition
-delta <= 1/e that Lemma 3.6 needs and does not state.
+delta <= 1/e that Lemma 3.6 needs and does not state; Laplace noise with exponential growth uses
+Laud, Pankova and Pettai's Theorem 4 on the proved local conditions (docs/certificate.md).
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def certify(mech: Mechanism, outcome, proof=None):
         checks.append(Check("certificate.rate", SKIPPED if approx else UNKNOWN, "arb branch-and-bound",
                             why + ("; the approximate claim is decided by the hockey-stick route" if approx else ""),
                             evidence))
-        return approximate(mech, checks) if approx else (None, checks, False)
+        return approximate(mech, checks, regions) if approx else (None, checks, False)
     detail = f"eps_cert in [{mpmath.nstr(lower, 10)}, {mpmath.nstr(upper, 10)}] (arb branch and bound, tol {TOL})"
     method = "arb branch-and-bound"
     eps_upper = upper
@@ -110,18 +111,26 @@ def certify(mech: Mechanism, outcome, proof=None):
                             "the model or the certificate is wrong"))
         return None, checks, False
     if mech.spec.claim.delta != 0 and not within:
-        return approximate(mech, checks)
+        return approximate(mech, checks, regions)
     return eps_upper, checks, within
 
 
-def approximate(mech: Mechanism, checks):
+def approximate(mech: Mechanism, checks, regions=()):
+    """The delta > 0 routes: Lemma 3.6 (linear growth) or Laud et al.'s Theorem 4 (exponential)."""
+    bs = mech.spec.bound
+    if (mech.family.name == "laplace" and bs.growth == "linear" and bs.kind == "smooth_sensitivity"
+            and mech.query.lipschitz is not None):
+        return lemma_36(mech, checks)
+    if mech.family.name == "laplace" and bs.growth == "exponential" and regions:
+        return laud_theorem_4(mech, checks, regions)
+    checks.append(Check("certificate.delta", UNKNOWN, "none",
+                        "no sound hockey-stick bound for this family / growth / bound"))
+    return None, checks, False
+
+
+def lemma_36(mech: Mechanism, checks):
     """Lemma 3.6 for Laplace noise, linear growth and B* exactly as Definition 9 (Lemma 3.1)."""
     bs, delta = mech.spec.bound, mech.spec.claim.delta
-    if not (mech.family.name == "laplace" and bs.growth == "linear" and bs.kind == "smooth_sensitivity"
-            and mech.query.lipschitz is not None):
-        checks.append(Check("certificate.delta", UNKNOWN, "none",
-                            "no sound hockey-stick bound for this family / growth / bound"))
-        return None, checks, False
     bound = mech.eta + bs.gamma * sp.Max(1, sp.log(1 / sp.sympify(delta)))
     with mpmath.workdps(60):
         eps_upper = numbers.up(bound)
@@ -133,4 +142,54 @@ def approximate(mech: Mechanism, checks):
                         f"(eta + gamma max(1, ln 1/delta), delta)-GP: epsilon <= {numbers.decimal_up(eps_upper, 12)}; "
                         f"at the claimed epsilon, delta <= {shown}",
                         {"delta_upper_at_claim": None if delta_upper is None else numbers.decimal_up(delta_upper, 20)}))
+    return eps_upper, checks, within
+
+
+def laud_theorem_4(mech: Mechanism, checks, regions):
+    """Laud, Pankova and Pettai, Theorem 4 (App. C.3), on the proved local conditions.
+
+    The proof stage showed ||grad f||_* <= a_R B and ||grad ln B||_* <= c_R on every region, with f
+    and B continuous and B > 0. With A = max a_R and C = max c_R, c = A B is an upper bound on the
+    derivative sensitivity that is C-smooth along segments, and the noise B/eta Z is c/b Z with
+    b = A eta. For x, x' at distance L and epsilon >= b + C, the theorem's proof (Lemmas 19, 20 and
+    the triangle inequality of d_DP: the scale moves from c(x) to the segment's maximum c_mu,
+    the location moves at scale c_mu, and the scale moves back) gives, with k = 1 + (epsilon - b)/C,
+
+        P[M(x) in S] <= e^(epsilon L) (P[M(x') in S] + 2 e^-k)
+
+    (its statement (epsilon, 2 e^epsilon delta)-DP is this at L = 1). So the claim holds for all
+    pairs with L <= Lambda when epsilon >= b + C and delta >= 2 e^(epsilon Lambda - k); every
+    comparison below is exact (kernel.numbers.le)."""
+    eps, delta, lam = (sp.sympify(mech.spec.claim.epsilon), sp.sympify(mech.spec.claim.delta),
+                       sp.sympify(mech.spec.bound.Lambda))
+    A = sp.Max(*[sp.sympify(a) for _, a, _ in regions])
+    C = sp.Max(*[sp.sympify(c) for _, _, c in regions])
+    b = sp.sympify(mech.eta) * A
+    method = "theorem: Laud-Pankova-Pettai Theorem 4 (Laplace noise, beta-smooth bound)"
+    ev = {"b": str(b), "beta": str(C), "Lambda": str(lam)}
+    if lam == sp.oo or not C.is_positive:
+        why = ("it needs a finite Lambda: its delta grows as 2 e^(epsilon L - k) with the distance L"
+               if lam == sp.oo else "it needs a positive smoothness beta")
+        checks.append(Check("certificate.delta", UNKNOWN, method, f"not applicable: {why}", ev))
+        return None, checks, False
+    k = 1 + (eps - b) / C
+    delta_at_claim = 2 * sp.exp(eps * lam - k)
+    within = numbers.le(b + C, eps) is True and numbers.le(delta_at_claim, delta) is True
+    if numbers.le(1, lam * C) is not False:
+        # delta(epsilon) = 2 e^(epsilon (Lambda - 1/C) - 1 + b/C) does not decrease in epsilon
+        checks.append(Check("certificate.delta", UNKNOWN, method,
+                            f"not applicable: Lambda * beta = {lam * C} is not below 1, so no epsilon makes "
+                            "2 e^(epsilon Lambda - k) small", ev))
+        return None, checks, False
+    eps_star = sp.Max(b + C, (sp.log(2 / delta) - 1 + b / C) / (1 / C - lam))
+    with mpmath.workdps(60):
+        eps_upper = numbers.up(eps_star)
+    shown = (numbers.decimal_up(delta_at_claim, 6) if numbers.le(b + C, eps) is True
+             else "n/a (needs epsilon >= b + beta)")
+    ev["delta_upper_at_claim"] = None if shown.startswith("n/a") else numbers.decimal_up(delta_at_claim, 20)
+    checks.append(Check("certificate.delta", CERTIFIED, method,
+                        f"b = eta max a_R = {b}, beta = max c_R = {C}: (epsilon, 2 e^(epsilon Lambda - k))-GP "
+                        f"with k = 1 + (epsilon - b)/beta for epsilon >= b + beta; at the claimed delta, "
+                        f"epsilon <= {numbers.decimal_up(eps_upper, 12)}; at the claimed epsilon, delta <= {shown}",
+                        ev))
     return eps_upper, checks, within

@@ -80,8 +80,17 @@ class Spec:
 
 def two_point_needed(spec: Spec) -> str | None:
     """Why the certificate needs Definition 8's two-point conditions (B >= L_{f,Lambda} and
-    B(x) <= g B(x') for all pairs), or None: with Lambda = inf and delta = 0 the local conditions
-    carry it along segments (docs/certificate.md)."""
+    B(x) <= g B(x') for all pairs), or None when no route the claim can use rests on them.
+
+    Only Liang-Yi Lemma 3.6 (Laplace noise, linear growth g_L, delta > 0) uses them. The pure
+    route carries the local conditions (cover, smooth, continuity) along segments of the convex
+    domain, which holds for every pair whatever Lambda is, and so does Laud et al.'s Theorem 4
+    (exponential growth, Laplace noise, delta > 0): both rest on the local conditions only
+    (docs/certificate.md). With exponential growth nothing needs the two-point conditions; with
+    linear growth they stay required whenever delta > 0 or Lambda < inf (for delta = 0 that is the
+    conservative choice: the pure route would not need them)."""
+    if spec.bound.growth != "linear":
+        return None
     reasons = []
     if spec.claim.delta != 0:
         reasons.append("delta > 0")
