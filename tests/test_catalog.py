@@ -70,6 +70,11 @@ REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
     "laud-thm1-large-gamma": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 20),
                               lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 20),
                               LAUD_ALPHA_T1, lambda u: ind.gen_cauchy_logpdf(u, 20), 1, "l1"),
+    # bound.kind: derived (gpaudit/model/derive.py) for f = e^x1 + e^x2: h = max_i e^(x_i), 1-smooth,
+    # against the claimed gamma = 1/10; b = 1/5 - 1/10
+    "laud-derived-exp-rate-above-gamma": (lambda x: mp.fsum(mp.exp(v) for v in x),
+                                          lambda x: max(mp.exp(v) for v in x),
+                                          LAUD_B_BETA, lambda u: ind.gen_cauchy_logpdf(u, 4), 1, "l1"),
     "broken-laud-thm4-beta-below-smoothness": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 2),
                                                lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 2),
                                                LAUD_B_THM4, ind.laplace_logpdf, 1, "l1"),

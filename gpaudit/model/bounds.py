@@ -143,7 +143,10 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
                      to_math(expr, syms))
     if bs.kind == "piecewise":
         expr = sp.Piecewise(*[(p.value, p.where) for p in bs.pieces])
-        return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms), "user piecewise bound",
+        return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms),
+                     "piecewise bound derived by Laud et al.'s rules (bound.kind: derived; untrusted, proved "
+                     "like a hand-written bound)" if bs.fields.get("derived_from") == "laud-rules"
+                     else "user piecewise bound",
                      to_math(expr, syms))
     if bs.kind == "python":
         ref = bs.fields["callable"]

@@ -295,8 +295,7 @@ def mechanism_rows(mech, note: str | None = None) -> list[tuple[str, str]]:
             ("query f", f"{q.kind}: {QUERY_TEXT.get(q.kind, q.kind)}")]
     rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in q.fields.items()]
     rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(q.pieces)]
-    rows += [("bound B", f"{b.kind}: {mech.bound.source}")]
-    rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in b.fields.items()]
+    rows += _bound_rows(b, mech.bound.source)
     rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(b.pieces)]
     rows += [("growth g", growth), ("γ", fmt_exact(b.gamma)), ("Λ", fmt_exact(b.Lambda)),
              ("noise Z", f"{n.family}: {FAMILY_TEXT.get(n.family, n.family)}")]
@@ -305,6 +304,26 @@ def mechanism_rows(mech, note: str | None = None) -> list[tuple[str, str]]:
              ("claim δ", fmt_exact(spec.claim.delta))]
     if spec.binary_floats:
         rows.append(("YAML floats", "exact binary value used for: " + ", ".join(spec.binary_floats)))
+    return rows
+
+
+DERIVED_FIELDS = ("derived_from", "derived_beta", "derivation")
+
+
+def _bound_rows(b, source: str) -> list[tuple[str, str]]:
+    """The bound's rows; a bound of kind `derived` (a piecewise bound whose formula was derived by
+    Laud et al.'s rules, gpaudit/model/derive.py) says so and lists the rules applied."""
+    if b.fields.get("derived_from") != "laud-rules":
+        return ([("bound B", f"{b.kind}: {source}")]
+                + [(f"  {_greek(k)}", _field_text(v)) for k, v in b.fields.items()])
+    rows = [("bound B", "derived (bound.kind: derived): a formula proposed by Laud, Pankova and Pettai's rules "
+                        "(Table 2, Figure 1), then proved like any piecewise bound; the rules are not trusted"),
+            ("  smoothness the rules claim", f"{fmt_exact(b.fields['derived_beta'])} (the certificate uses γ "
+                                             "and the proved c_R, not this number)")]
+    for i, line in enumerate(b.fields["derivation"].splitlines()):
+        depth = (len(line) - len(line.lstrip(" "))) // 2  # table cells drop leading spaces: dots instead
+        rows.append(("  derivation" if i == 0 else "", "· " * depth + line.strip()))
+    rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in b.fields.items() if k not in DERIVED_FIELDS]
     return rows
 
 

@@ -28,7 +28,7 @@ QUERY_FIELDS = {
     "python": ({"callable"}, set(), None),
 }
 BOUND_KINDS = {"smooth_sensitivity": set(), "constant": {"value"}, "piecewise": {"pieces"},
-               "python": {"callable"}}
+               "python": {"callable"}, "derived": set()}
 FAMILY_SHAPES = {"laplace": ({}, set()), "gen_cauchy": ({"theta": 1}, {"p"}),
                  "student_t": ({}, {"nu"}), "polyplace": ({}, {"alpha"}), "gaussian": ({}, set())}
 EFFORTS = ("quick", "standard", "thorough")
@@ -206,7 +206,8 @@ class _Loader:
             self.fail("query.r", f"must be greater than l ({_show(fields['l'])})")
         return QuerySpec(kind, fields)
 
-    def bound(self, raw, dim: int, base: Path) -> BoundSpec:
+    def bound(self, raw, dim: int, base: Path, query: QuerySpec | None = None,
+              metric: MetricSpec | None = None) -> BoundSpec:
         if not isinstance(raw, dict):
             self.fail("bound", f"expected a mapping, got {_kind(raw)}")
         kind = raw.get("kind")
@@ -227,7 +228,36 @@ class _Loader:
             pieces = self.pieces(raw["pieces"], "bound.pieces", dim)
         elif kind == "python":
             fields["callable"] = self.callable_ref(raw["callable"], "bound.callable", base)
+        elif kind == "derived":
+            return self.derived_bound(growth, gamma, lam, dim, query, metric or MetricSpec())
         return BoundSpec(kind, growth, gamma, lam, fields, pieces)
+
+    def derived_bound(self, growth, gamma, lam, dim, query, metric) -> BoundSpec:
+        """`bound.kind: derived`: B = h derived from the query's formula by Laud et al.'s rules
+        (gpaudit/model/derive.py), aiming at the claimed gamma.  The result is an ordinary piecewise
+        bound with one default piece and the user's gamma, so every later stage (audit, proof,
+        certificate, reports) treats it as a hand-written piecewise bound: the derivation is
+        untrusted, the kernel proves the bound.  The origin and the trace are kept in fields."""
+        from ..model.derive import derive_bound
+        if growth != "exponential":
+            self.fail("bound.growth", f"bound kind derived needs growth: exponential (its rules give "
+                                      f"gamma-smooth bounds, B(x) <= exp(gamma dist) B(x')), got {growth!r}")
+        if query is None or query.kind != "piecewise":
+            self.fail("bound.kind", "derived: needs query kind piecewise (one formula), got query kind "
+                                    f"{getattr(query, 'kind', None)!r}")
+        if len(query.pieces) != 1 or query.pieces[0].where is not sp.true:
+            self.fail("bound.kind", f"derived: needs a query with one formula (a single piece without "
+                                    f"'where'), got {len(query.pieces)} pieces")
+        try:
+            der = derive_bound(query.pieces[0].value, input_symbols(dim), metric, gamma)
+        except FieldError as err:
+            self.fail(err.field or "bound.kind", err.problem)
+        except (TypeError, ValueError, ArithmeticError, RecursionError) as err:  # never a traceback
+            self.fail("bound.kind", f"derived: the derivation failed on this formula ({type(err).__name__}: "
+                                    f"{str(err)[:80]})")
+        self.constants_in_range(der.h, "bound.kind")
+        fields = {"derived_from": "laud-rules", "derived_beta": der.beta, "derivation": der.text}
+        return BoundSpec("piecewise", growth, gamma, lam, fields, (Piece(sp.true, der.h),))
 
     def noise(self, raw) -> NoiseSpec:
         if not isinstance(raw, dict):
@@ -375,7 +405,7 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
     metric = ld.metric(inp.get("metric", "l2"), dim)
     base = Path(path).resolve().parent
     query = ld.query(raw["query"], dim, base)
-    bound = ld.bound(raw["bound"], dim, base)
+    bound = ld.bound(raw["bound"], dim, base, query, metric)
     noise = ld.noise(raw["noise"])
     claim = ld.claim(raw["claim"])
     audit = ld.audit(raw.get("audit"))
