@@ -57,9 +57,13 @@ def dist(x, xp):
 
 # -- valid catalog ------------------------------------------------------------------------------
 
-# the two-way threshold's proof stage takes 10-25 s: its certificate is also checked by the catalog
-# tests in the default selection, and this direct check runs with --slow (.ci/run)
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem == "two-way-student-t" else p
+# the proof stages of the two-way threshold (5-10 s) and of the derived smoothed SUM (10-15 s, nearly
+# all of it z3 on a few hard obligations) are long: their certificates are also checked by the catalog
+# tests in the default selection, and these direct checks run with --slow (.ci/run)
+SLOW_PROOFS = {"two-way-student-t", "laud-thm3-sum2-l1-derived"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW_PROOFS else p
                                   for p in VALID], ids=lambda p: p.stem)
 def test_valid_catalog_conditions_certified(path):
     mech, out = proved(path)

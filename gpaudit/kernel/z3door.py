@@ -24,8 +24,9 @@ Every step is recorded in `notes`:
 - log(u): a fresh L; u > 0 -> (L <= u - 1 and L u >= u - 1), monotone in u where defined.
 - pi, e: fresh variables inside rational intervals 10^-9 wide that contain them.
 
-The cache stores `unsat` answers by the hash of the SMT-LIB text, the z3 version and the budget.
-It is an optimisation, never evidence: it is off when gating (`CI` set in the environment,
+The cache stores `unsat` answers by the hash of the formula's exact text (z3's low-level text
+with canonical node numbers for a translated query, else the SMT-LIB text), the z3 version and the
+budget.  It is an optimisation, never evidence: it is off when gating (`CI` set in the environment,
 `--junit`, `--baseline`, or `set_cache(False)`), and an answer that came from it says so.
 """
 
@@ -119,10 +120,13 @@ _DIGIT_RUN = re.compile(r"[0-9]+")
 
 def numeral_digits(assertions) -> int:
     """The number of digits of the longest numeral (numerator or denominator) in the assertions,
-    read off z3's own SMT-LIB text of them (a fast native call; walking the terms from Python
+    read off z3's own low-level text of them (a fast native call; walking the terms from Python
     costs more than many a solver call).  A digit run inside a name only makes it larger, so the
-    count errs on the side of a smaller budget, never a larger one."""
-    return text_digits(assertions_text(assertions))
+    count errs on the side of a smaller budget, never a larger one.  Numerals and names have the
+    same digit runs in the low-level and in the SMT-LIB text; the only other runs are node numbers
+    (at most 10 digits) and let-names, so the two counts agree wherever the budget depends on it
+    (beyond NUMERAL_DIGITS_FREE digits)."""
+    return text_digits(low_level_text(assertions))
 
 
 def assertions_text(assertions) -> str:
@@ -130,8 +134,34 @@ def assertions_text(assertions) -> str:
     return "\n".join(a.sexpr() for a in assertions)
 
 
+def low_level_text(assertions) -> str:
+    """z3's low-level text of each assertion: every node once, `#id := (op args)`, numerals in full
+    (p/q), constants by name.  Native and without layout: tens of times faster than SMT-LIB text."""
+    if not assertions:
+        return ""
+    ref = assertions[0].ctx.ref()
+    z3.Z3_set_ast_print_mode(ref, z3.Z3_PRINT_LOW_LEVEL)
+    try:
+        return "\n".join(z3.Z3_ast_to_string(ref, a.as_ast()) for a in assertions)
+    finally:
+        z3.Z3_set_ast_print_mode(ref, z3.Z3_PRINT_SMTLIB2_COMPLIANT)   # z3py's mode for every context
+
+
+_NODE = re.compile(r"#([0-9]+)")
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def canonical_text(assertions) -> str:
+    """The low-level text with the node ids (which depend on what the process built before)
+    renumbered in order of appearance: the same formula gives the same text in every process, and
+    it identifies the formula exactly when every constant is a Real with a plain name (an
+    identifier other than true / false), as in a translated query."""
+    ids: dict = {}
+    return _NODE.sub(lambda m: "#" + str(ids.setdefault(m.group(1), len(ids) + 1)), low_level_text(assertions))
+
+
 def text_digits(text: str) -> int:
-    """numeral_digits of assertions whose SMT-LIB text is `text`."""
+    """numeral_digits of assertions whose z3 text (SMT-LIB or low-level) is `text`."""
     longest = 0
     for run in _DIGIT_RUN.findall(text):
         stripped = run.lstrip("0")
@@ -172,12 +202,35 @@ class Translator:
         self._exps: list[tuple] = []   # (y term, E term)
         self._logs: list[tuple] = []
         self._n = 0
+        self.plain = True              # every constant a Real with a plain name (see canonical_text)
 
     # -- variables ---------------------------------------------------------------------
     def var(self, name: str) -> z3.ArithRef:
         if name not in self.vars:
             self.vars[name] = z3.Real(name)
+            self.plain = self.plain and bool(_PLAIN_NAME.fullmatch(name)) and name not in ("true", "false")
         return self.vars[name]
+
+    _STATE = ("vars", "facts", "notes", "_cache", "alias", "_exps", "_logs")
+
+    def snapshot(self) -> dict:
+        """A copy of the translation state (the z3 terms themselves are immutable and shared)."""
+        out = {k: type(getattr(self, k))(getattr(self, k)) for k in self._STATE}
+        out.update(_n=self._n, plain=self.plain)
+        return out
+
+    def restore(self, snap: dict) -> None:
+        """Continue from a snapshot() state: exactly as if its translations had been made here."""
+        for k, v in snap.items():
+            setattr(self, k, type(v)(v) if k in self._STATE else v)
+
+    def untouched(self) -> bool:
+        """Whether nothing was translated here yet (the state a snapshot can be restored into)."""
+        return not (self.vars or self.facts or self._cache or self.alias or self._n)
+
+    def query(self, formula, extra=()) -> "Query":
+        """The Query of `formula` with the facts of this translation (and `extra` ones)."""
+        return Query(formula, self.facts + list(extra), list(self.notes), plain=self.plain)
 
     def fresh(self, stem: str) -> z3.ArithRef:
         self._n += 1
@@ -336,14 +389,33 @@ class Query:
     notes: list
     _smt2: str | None = None
     _text: str | None = None
+    plain: bool = False           # built by a Translator whose constants all have plain names
+    _digits: int | None = None
+    _key: str | None = None
 
     @property
     def text(self) -> str:
         """The assertions' SMT-LIB text, one per line (every constant the translation declares is
-        Real, so this determines the query): the proof cache's key and the numeral count."""
+        Real, so this determines the query)."""
         if self._text is None:
             self._text = assertions_text(list(self.facts) + [self.formula])
         return self._text
+
+    @property
+    def key_text(self) -> str:
+        """The exact text the proof cache keys on: the canonical low-level text where it identifies
+        the query (plain names), else the SMT-LIB text; tagged with which it is."""
+        if self._key is None:
+            self._key = ("low-level\n" + canonical_text(list(self.facts) + [self.formula]) if self.plain
+                         else "smt-lib\n" + self.text)
+        return self._key
+
+    @property
+    def digits(self) -> int:
+        """numeral_digits of the assertions."""
+        if self._digits is None:
+            self._digits = numeral_digits(list(self.facts) + [self.formula])
+        return self._digits
 
     @property
     def smt2(self) -> str:
@@ -377,8 +449,8 @@ def _cache_dir() -> Path | None:
     return path
 
 
-def cache_key(smt2: str, budget_ms: int) -> str:
-    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v3 real-assertions\n{smt2}"
+def cache_key(query_text: str, budget_ms: int) -> str:
+    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v4 real-assertions\n{query_text}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -391,6 +463,17 @@ def _num(v) -> Fraction:
     raise ValueError(str(v))
 
 
+def step_limit(budget_ms: int, digits: int) -> tuple[int, int]:
+    """(z3's step limit for a call made now, the weight of one of its steps): the call's budget,
+    cut to what the stage's work budget has left (below 1: the call is not made)."""
+    weight = step_weight(digits)
+    steps = rlimit_of(budget_ms, digits)
+    left = WORK.remaining()
+    if left is not None:
+        steps = min(steps, left // weight)
+    return steps, weight
+
+
 def check_formula(assertions, budget_ms: int, digits: int | None = None):
     """The one z3 call: (z3 result, solver, seconds) for a conjunction of assertions, with fixed
     seeds and the deterministic budget.  A z3 exception is `unknown` (fail closed).  `digits`,
@@ -400,11 +483,7 @@ def check_formula(assertions, budget_ms: int, digits: int | None = None):
     configure_z3()
     if digits is None:
         digits = numeral_digits(assertions)
-    weight = step_weight(digits)
-    steps = rlimit_of(budget_ms, digits)
-    left = WORK.remaining()
-    if left is not None:
-        steps = min(steps, left // weight)
+    steps, weight = step_limit(budget_ms, digits)
     if digits > NUMERAL_DIGITS_MAX:
         return z3.unknown, _NotRun(f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})"), 0.0
     if steps < 1:
@@ -447,12 +526,32 @@ class _NotRun:
         return self.reason
 
 
-def solve(q: Query, budget_ms: int, want_model=(), use_cache=True) -> Answer:
-    """Decide q.  Only `unsat` answers are cached (by the hash of the SMT-LIB text); an `unknown`
-    is never stored, so the cache can never turn one into a proof, and it is not consulted when
-    gating (see set_cache)."""
+def solve(q: Query, budget_ms: int, want_model=(), use_cache=True, replay: dict | None = None) -> Answer:
+    """Decide q.  Only `unsat` answers are cached (by the hash of the query's exact text); an
+    `unknown` is never stored, so the cache can never turn one into a proof, and it is not
+    consulted (nor its key computed) when gating (see set_cache).
+
+    `replay` (a dict the caller keeps for this process) holds the answers of calls this process
+    made, by the query's exact text and the arguments: an identical query asked again gets the answer
+    and is charged the steps of that call, exactly what a new call would give -- the same
+    formula with the same step limit in a fresh context -- and where the stage's budget left
+    would cut the limit, the call is made again."""
+    if replay is not None:
+        key = (q.key_text, budget_ms, tuple(want_model), use_cache)
+        hit = replay.get(key)
+        if hit is not None and hit[1] == step_limit(budget_ms, q.digits)[0]:
+            charge(hit[2])
+            return hit[0]
+        before, limit = WORK.spent, step_limit(budget_ms, q.digits)[0]
+        ans = _solve(q, budget_ms, want_model, use_cache)
+        replay[key] = (ans, limit, WORK.spent - before)
+        return ans
+    return _solve(q, budget_ms, want_model, use_cache)
+
+
+def _solve(q: Query, budget_ms: int, want_model, use_cache) -> Answer:
     cdir = _cache_dir() if use_cache else None
-    key = cache_key(q.text, budget_ms) if cdir is not None else ""
+    key = cache_key(q.key_text, budget_ms) if cdir is not None else ""
     if cdir is not None:
         f = cdir / f"{key}.json"
         try:
@@ -466,7 +565,7 @@ def solve(q: Query, budget_ms: int, want_model=(), use_cache=True) -> Answer:
         except (OSError, ValueError, TypeError):
             pass
     before = WORK.spent
-    r, s, dt = check_formula(list(q.facts) + [q.formula], budget_ms, text_digits(q.text))
+    r, s, dt = check_formula(list(q.facts) + [q.formula], budget_ms, q.digits)
     if r == z3.unsat:
         if cdir is not None:
             try:

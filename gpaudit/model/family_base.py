@@ -134,6 +134,24 @@ class Density:
     breaks: tuple = ()
 
 
+class lazy_class_attribute:
+    """A class attribute built on first access, then stored on its class in place of this object
+    (a family's ``density``: building its sympy expressions would cost every import, and a run
+    uses one or two families).  Assign it without a ClassVar annotation: a dataclass reads the
+    value of every annotated class attribute when the class is made."""
+
+    def __init__(self, build):
+        self.build = build
+
+    def __set_name__(self, owner, name):
+        self.owner, self.name = owner, name
+
+    def __get__(self, obj, cls=None):
+        value = self.build()
+        setattr(self.owner, self.name, value)
+        return value
+
+
 @dataclass(frozen=True)
 class _Ratio:
     """sum(c u^q for c, q in num) / sum(c u^q for c, q in den), c and q exact numbers."""

@@ -29,7 +29,7 @@ import numpy as np
 import sympy
 from sympy import exp, log, loggamma, pi
 
-from .family_base import Density, NoiseFamily, U, to_mpf
+from .family_base import Density, NoiseFamily, U, lazy_class_attribute, to_mpf
 from .family_eval import log1p
 
 __all__ = ["Laplace", "GenCauchy", "StudentT", "PolyPlace", "Gaussian", "FAMILIES"]
@@ -48,7 +48,7 @@ class Laplace(NoiseFamily):
     """h(z) = exp(-|z|)/2; psi(u) = -sign(u) (psi(0) := 0)."""
 
     name: ClassVar[str] = "laplace"
-    density: ClassVar[Density] = Density(pieces=(-U,), log_norm=-log(2))
+    density = lazy_class_attribute(lambda: Density(pieces=(-U,), log_norm=-log(2)))
 
     def _sf_pos_mp(self, x):
         return mpmath.exp(-x) / 2
@@ -73,7 +73,7 @@ class Gaussian(NoiseFamily):
     claim the certificate rate is infinite whenever eta a > 0 or c > 0."""
 
     name: ClassVar[str] = "gaussian"
-    density: ClassVar[Density] = Density(pieces=(-U**2 / 2,), log_norm=-log(2 * pi) / 2)
+    density = lazy_class_attribute(lambda: Density(pieces=(-U**2 / 2,), log_norm=-log(2 * pi) / 2))
 
     def _sf_pos_mp(self, x):
         return mpmath.ncdf(-x)
@@ -105,10 +105,10 @@ class GenCauchy(NoiseFamily):
     p: sympy.Expr
     theta: sympy.Expr = sympy.Integer(1)
     name: ClassVar[str] = "gen_cauchy"
-    density: ClassVar[Density] = Density(
+    density = lazy_class_attribute(lambda: Density(
         pieces=(-THETA * log1p(U**P),),
         log_norm=log(P) + loggamma(THETA) - log(2) - loggamma(1 / P) - loggamma(THETA - 1 / P),
-    )
+    ))
 
     def check(self):
         if not self.p > 1:
@@ -192,10 +192,10 @@ class StudentT(NoiseFamily):
 
     nu: sympy.Expr
     name: ClassVar[str] = "student_t"
-    density: ClassVar[Density] = Density(
+    density = lazy_class_attribute(lambda: Density(
         pieces=(-(NU + 1) / 2 * log1p(U**2 / NU),),
         log_norm=loggamma((NU + 1) / 2) - loggamma(NU / 2) - log(NU * pi) / 2,
-    )
+    ))
 
     def check(self):
         if not self.nu > 0:
@@ -265,15 +265,15 @@ class PolyPlace(NoiseFamily):
 
     alpha: sympy.Expr
     name: ClassVar[str] = "polyplace"
-    density: ClassVar[Density] = Density(
+    density = lazy_class_attribute(lambda: Density(
         breaks=(1 / ALPHA,),
         pieces=(log(ALPHA - 1) + (ALPHA - 1) * log1p(-U),
                 log(ALPHA + 1) + ALPHA * log1p(-1 / ALPHA**2) - (ALPHA + 1) * log1p(U)),
         log_norm=log(ALPHA) - log(2 * (2 * exp(ALPHA * log1p(-1 / ALPHA)) + ALPHA - 1)),
-    )
+    ))
     # N, K = (1-1/alpha^2)^alpha and r = ((alpha-1)/alpha)^alpha, for the distribution function
-    _TAIL_CONSTS: ClassVar[tuple] = (exp(density.log_norm), exp(ALPHA * log1p(-1 / ALPHA**2)),
-                                     exp(ALPHA * log1p(-1 / ALPHA)))
+    _TAIL_CONSTS = lazy_class_attribute(lambda: (exp(PolyPlace.density.log_norm), exp(ALPHA * log1p(-1 / ALPHA**2)),
+                                                 exp(ALPHA * log1p(-1 / ALPHA))))
 
     def check(self):
         if not self.alpha > 1:

@@ -127,7 +127,7 @@ def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
                                     f"({wit.get('defined', {}).get('evaluation', '')})",
                          "unknown": "some piece's definedness not decided (or it fails only on a boundary "
                                     "another piece owns: a possible jump)"}[st], evidence(P, "defined")))
-    leaf_ev = [{"region": l.label, "conditions": [str(c) for c in l.conds], "alternatives": len(l.alts),
+    leaf_ev = [{"region": l.label, "conditions": [rg.text(c) for c in l.conds], "alternatives": len(l.alts),
                 "a": None if rates[l.label]["a"] is None else str(rates[l.label]["a"]),
                 "c": None if rates[l.label]["c"] is None else str(rates[l.label]["c"])} for l in leaves]
     metric = mech.metric

@@ -36,7 +36,7 @@ import z3
 
 from ..kernel import z3door as zb
 from ..kernel.domain import conditions as domain_conditions, defined as domain_defined
-from .regions import Leaf, closure_cover, pieces
+from .regions import Leaf, Memo, closure_cover, pieces
 
 
 @dataclass
@@ -49,12 +49,21 @@ class Obligation:
     error: str = ""
     notes: list = field(default_factory=list)
     sym_region: tuple = ()          # the claim in sympy, for the arb fallback
-    sym_claim: object = None
+    claim_of: object = None         # () -> the claim in sympy, built when the fallback needs it
     rebuild: object = None          # extra sympy condition -> Query (the obligation restricted)
+    _claim: object = None
 
     @property
     def smt2(self) -> str:
         return self.query.smt2 if self.query is not None else ""
+
+    @property
+    def sym_claim(self):
+        """The claim in sympy (None without one); only the arb fallback reads it, so it is built
+        on first use."""
+        if self._claim is None and self.claim_of is not None:
+            self._claim = self.claim_of()
+        return self._claim
 
 
 class Atoms:
@@ -242,9 +251,33 @@ def dual_sq(metric, parts):
     return metric.dual_sq_expr(parts)
 
 
+_DERIVED = Memo()
+
+
+def _metric_key(metric):
+    """What of a metric the dual-norm expressions depend on (None: the plain Euclidean one)."""
+    return None if _plain(metric) else (metric.kind, tuple(metric.weights), metric.dim)
+
+
+def dual_le(metric, parts, bound):
+    """metric.dual_le_sym(parts, bound), memoised by the exact expressions (sympy's evaluation of
+    the inequalities is slow, and the alternatives of tie sets recur across leaves)."""
+    key = ("dual_le", _metric_key(metric), tuple(parts), bound)
+    if key not in _DERIVED:
+        _DERIVED[key] = metric.dual_le_sym(parts, bound)
+    return _DERIVED[key]
+
+
 def ratio_sq(kind, alt, syms, metric=None):
     """The sampled quantity of a rate: (||grad f||_* / B)^2 (cover) or ||grad ln B||_*^2 (smooth),
-    in the original functions."""
+    in the original functions (memoised: the alternatives of tie sets recur across leaves)."""
+    key = ("ratio", kind, alt.f, alt.B, tuple(syms), _metric_key(metric))
+    if key not in _DERIVED:
+        _DERIVED[key] = _ratio_sq(kind, alt, syms, metric)
+    return _DERIVED[key]
+
+
+def _ratio_sq(kind, alt, syms, metric):
     if _plain(metric):
         return original(ratio_cover_sq(alt.f, alt.B, syms) if kind == "cover" else grad_log_sq(alt.B, syms))
     if kind == "cover":
@@ -267,13 +300,13 @@ def _simp(e):
         return e
 
 
-def _build(condition, region, claim, make, params, bound=None, sym_region=(), sym_claim=None) -> Obligation:
+def _build(condition, region, claim, make, params, bound=None, sym_region=(), claim_of=None) -> Obligation:
     def query(extra=None):
         tr = zb.Translator()
         formula = make(tr)
         if extra is not None:
             formula = z3.And(formula, tr(extra))
-        return zb.Query(formula, tr.facts + [tr(p) for p in params], list(tr.notes))
+        return tr.query(formula, [tr(p) for p in params])
 
     def rebuild(extra):
         try:
@@ -285,11 +318,12 @@ def _build(condition, region, claim, make, params, bound=None, sym_region=(), sy
     except zb.Unsupported as err:
         return Obligation(condition, region, claim, None, bound, error=str(err))
     return Obligation(condition, region, claim, q, bound, notes=list(q.notes), sym_region=tuple(sym_region),
-                      sym_claim=sym_claim, rebuild=rebuild)
+                      claim_of=claim_of, rebuild=rebuild)
 
 
 def _sym_claim(leaf: Leaf, prop):
-    return sp.Or(*[sp.And(*(list(a.conds) + [prop(a)])) for a in leaf.alts])
+    """() -> the claim on the leaf in sympy: some active alternative satisfies prop."""
+    return lambda: sp.Or(*[sp.And(*(list(a.conds) + [prop(a)])) for a in leaf.alts])
 
 
 def _alt_defined(alt):
@@ -297,9 +331,28 @@ def _alt_defined(alt):
     return sp.And(domain_defined(alt.f), domain_defined(alt.B) if alt.B is not None else sp.true)
 
 
+_FIRST = Memo(4000)
+
+
+def _first(tr, key, fn):
+    """fn(tr) for a translator that has translated nothing yet, from a memo of its result and of
+    the translator's state afterwards (keyed by `key`, which must determine what fn translates):
+    the same translations made first give the same terms, facts and fresh names.  A region's
+    conditions recur in every obligation of the leaf, a piece's closure in each of its pairs."""
+    if not tr.untouched() or tr.tag:
+        return fn(tr)
+    if key not in _FIRST:
+        out = fn(tr)
+        _FIRST[key] = (out, tr.snapshot())
+        return out
+    out, snap = _FIRST[key]
+    tr.restore(snap)
+    return out
+
+
 def _region_negation(tr, leaf: Leaf, prop):
     """C_R and no active alternative satisfies prop (where the alternatives are defined)."""
-    region = [tr(c) for c in leaf.conds]
+    region = _first(tr, ("region", leaf.conds), lambda t: [t(c) for c in leaf.conds])
     fails = []
     for alt in leaf.alts:
         active = [tr(c) for c in alt.conds]
@@ -314,7 +367,7 @@ def _region_negation(tr, leaf: Leaf, prop):
 def b_positive(leaf: Leaf, params=()) -> Obligation:
     return _build("B_positive", leaf.label, f"B > 0 on {leaf.label}",
                   lambda tr: _region_negation(tr, leaf, lambda t, a: t(a.B) > 0), params,
-                  sym_region=leaf.conds, sym_claim=_sym_claim(leaf, lambda a: a.B > 0))
+                  sym_region=leaf.conds, claim_of=_sym_claim(leaf, lambda a: a.B > 0))
 
 
 def _dual(condition, leaf: Leaf, of: str, parts_of, bound_text, metric, params, bound) -> Obligation:
@@ -324,11 +377,11 @@ def _dual(condition, leaf: Leaf, of: str, parts_of, bound_text, metric, params, 
     def prop(tr, alt):
         parts, rhs, _, back = parts_of(alt)
         tr.alias.update(back)
-        return tr(metric.dual_le_sym(parts, rhs))
+        return tr(dual_le(metric, parts, rhs))
 
     def claim(alt):
         parts, _, rhs, back = parts_of(alt)
-        return metric.dual_le_sym([original((g, back)) for g in parts], rhs)
+        return dual_le(metric, [original((g, back)) for g in parts], rhs)
     return _build(condition, leaf.label, f"||grad {of}||_* <= {bound_text} on {leaf.label} ({metric.label} metric)",
                   lambda tr: _region_negation(tr, leaf, prop), params, bound, leaf.conds, _sym_claim(leaf, claim))
 
@@ -417,7 +470,7 @@ def continuity(expr, name: str, params=()) -> list[Obligation]:
             region = f"{name}{i + 1}|{name}{j + 1}"
 
             def make(tr, ci=closures[i], cj=closures[j], vi=vi, vj=vj):
-                si = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in ci])
+                si = _first(tr, ("closure", tuple(ci)), lambda t: z3.Or(*[z3.And(*[t(a) for a in d]) for d in ci]))
                 sj = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in cj])
                 dfn = sp.And(domain_defined(vi), domain_defined(vj))   # proved by `defined`
                 return z3.And(si, sj, tr(dfn), tr(vi) != tr(vj))

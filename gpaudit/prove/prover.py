@@ -199,7 +199,7 @@ class Prover:
     def _region_points(self, leaf):
         tr = zb.Translator()
         try:
-            q = zb.Query(tr(sp.And(*leaf.conds)) if leaf.conds else rg.z3_true(), tr.facts, tr.notes)
+            q = tr.query(tr(sp.And(*leaf.conds)) if leaf.conds else rg.z3_true())
         except zb.Unsupported:
             return []
         ans = zb.solve(q, 3000, use_cache=False)
@@ -266,5 +266,6 @@ def status_of(results):
     return UNKNOWN
 
 
-SKIP_TWO_POINT = ("not needed: Lambda = inf and delta = 0, so the local conditions (cover, smooth, "
-                  "continuity) carry the certificate along segments of the convex domain (docs/certificate.md)")
+SKIP_TWO_POINT = ("not needed: no route this claim can use rests on them (only Lemma 3.6, with linear growth, "
+                  "does); the local conditions (cover, smooth, continuity) carry the certificate along segments "
+                  "of the convex domain (docs/certificate.md)")

@@ -28,6 +28,21 @@ from ..kernel import z3door as zb
 _SPLIT = (sp.Max, sp.Min, sp.Abs)
 
 
+class Memo(dict):
+    """Exact results by exact keys (sympy expressions, z3 text), forgotten all at once past `cap`
+    entries: a long sweep brings new keys with every configuration, and an entry computed again
+    is the same value (every memo here is of a deterministic computation)."""
+
+    def __init__(self, cap: int = 20000):
+        super().__init__()
+        self.cap = cap
+
+    def __setitem__(self, key, value):
+        if len(self) >= self.cap:
+            self.clear()
+        super().__setitem__(key, value)
+
+
 @dataclass(frozen=True)
 class Alt:
     conds: tuple
@@ -89,37 +104,73 @@ def _weakly(kind, a, b):
     return a >= b if kind is sp.Max else a <= b
 
 
+_TEXT = Memo()
+
+
+def text(e) -> str:
+    """str(e), memoised by the expression: the same conditions recur in many leaves' evidence."""
+    if e not in _TEXT:
+        _TEXT[e] = str(e)
+    return _TEXT[e]
+
+
 def _short(e, n=60):
-    s = str(e)
+    s = text(e)
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
+_SPLITS = Memo()
+
+
+def _split_sets(node):
+    """(arguments, kind, the set where argument i is strictly active for each i, the tie set, the
+    extra conditions of each tied alternative) of a Max/Min/Abs node; memoised by the node: the
+    same node recurs in every leaf its piece meets."""
+    if node not in _SPLITS:
+        args, kind = _args(node)
+        strict = [sp.And(*[_dominates(kind, ai, aj) for j, aj in enumerate(args) if j != i])
+                  for i, ai in enumerate(args)]
+        if len(args) == 2:
+            tie = sp.Eq(args[0], args[1])
+        else:
+            tie = sp.Or(*[sp.And(sp.Eq(args[i], args[j]), *[_weakly(kind, args[i], args[k]) for k in range(len(args))])
+                          for i in range(len(args)) for j in range(i + 1, len(args))])
+        extras = [tuple(_weakly(kind, ai, aj) for j, aj in enumerate(args) if j != i) if len(args) > 2 else ()
+                  for i, ai in enumerate(args)]
+        _SPLITS[node] = (args, kind, strict, tie, extras)
+    return _SPLITS[node]
+
+
+_SUBS = Memo()
+
+
+def _subst(e, node, value):
+    """e.xreplace({node: value}), memoised by the exact expressions."""
+    if e is None:
+        return None
+    key = (e, node, value)
+    if key not in _SUBS:
+        _SUBS[key] = e.xreplace({node: value})
+    return _SUBS[key]
+
+
 def split_leaf(leaf: Leaf, node) -> list[Leaf]:
-    args, kind = _args(node)
+    args, kind, strict, tie, extras = _split_sets(node)
     name = "Abs" if isinstance(node, sp.Abs) else kind.__name__
     out = []
     for i, ai in enumerate(args):
-        cond = sp.And(*[_dominates(kind, ai, aj) for j, aj in enumerate(args) if j != i])
-        alts = [Alt(a.conds, a.f.xreplace({node: ai}),
-                    None if a.B is None else a.B.xreplace({node: ai})) for a in leaf.alts]
-        out.append(Leaf(f"{leaf.label}.{name[0].lower()}{i + 1}", leaf.base, leaf.conds + (cond,), alts,
+        alts = [Alt(a.conds, _subst(a.f, node, ai), _subst(a.B, node, ai)) for a in leaf.alts]
+        out.append(Leaf(f"{leaf.label}.{name[0].lower()}{i + 1}", leaf.base, leaf.conds + (strict[i],), alts,
                         leaf.steps + [f"{name}({_short(node.args[0]) if name == 'Abs' else '...'}): "
                                       f"argument {i + 1} ({_short(ai)}) strictly active"]))
     # the tie set: the extremum attained by at least two arguments
-    if len(args) == 2:
-        tie = sp.Eq(args[0], args[1])
-    else:
-        tie = sp.Or(*[sp.And(sp.Eq(args[i], args[j]), *[_weakly(kind, args[i], args[k]) for k in range(len(args))])
-                      for i in range(len(args)) for j in range(i + 1, len(args))])
     alts = []
     for a in leaf.alts:
         if not (a.f.has(node) or (a.B is not None and a.B.has(node))):
             alts.append(a)
             continue
         for i, ai in enumerate(args):
-            extra = tuple(_weakly(kind, ai, aj) for j, aj in enumerate(args) if j != i) if len(args) > 2 else ()
-            alts.append(Alt(a.conds + extra, a.f.xreplace({node: ai}),
-                            None if a.B is None else a.B.xreplace({node: ai})))
+            alts.append(Alt(a.conds + extras[i], _subst(a.f, node, ai), _subst(a.B, node, ai)))
     out.append(Leaf(f"{leaf.label}.{name[0].lower()}=", leaf.base, leaf.conds + (tie,), alts,
                     leaf.steps + [f"{name}: tie set of its arguments (every tied argument kept)"]))
     return out
@@ -140,16 +191,30 @@ def nonempty(conds, timeout_ms=3000, params=()) -> bool:
     if not params and _sample_hit(conds):
         _NONEMPTY[key] = True
         return True
-    tr = zb.Translator()
     try:
-        formula = tr(sp.And(*conds)) if conds else z3_true()
-        extra = [tr(p) for p in params]
+        q = _conjunction_query(conds, params)
     except zb.Unsupported:
         return True
-    q = zb.Query(formula, tr.facts + extra, tr.notes)
-    out = zb.solve(q, timeout_ms, use_cache=False).status != zb.UNSAT
+    # different condition sets often make the same formula (sympy's And drops duplicates and
+    # flattens): z3's answer to it is replayed (see zb.solve)
+    out = zb.solve(q, timeout_ms, use_cache=False, replay=_REPLAY).status != zb.UNSAT
     _NONEMPTY[key] = out
     return out
+
+
+_REPLAY = Memo(4000)
+_QUERIES = Memo(4000)
+
+
+def _conjunction_query(conds, params):
+    """The z3 query of the conjunction of conds (with params), memoised by the exact sympy formula:
+    a fresh translator makes the same query of it every time."""
+    formula = sp.And(*conds) if conds else None
+    key = (formula, tuple(params))
+    if key not in _QUERIES:
+        tr = zb.Translator()
+        _QUERIES[key] = tr.query(tr(formula) if conds else z3_true(), [tr(p) for p in params])
+    return _QUERIES[key]
 
 
 _SAMPLES: dict = {}
@@ -178,25 +243,41 @@ def _sample_hit(conds) -> bool:
     syms = sorted(set().union(*(c.free_symbols for c in conds)), key=lambda v: v.name)
     if not 1 <= len(syms) <= 3:
         return False
-    X = _samples(len(syms))
-    mask = np.ones(len(X), bool)
-    cols = [X[:, i] for i in range(len(syms))]
+    mask = None
     for c in conds:
-        try:
-            fn = _lambdify(syms, c)
-        except Exception:  # noqa: BLE001 - no float form: let z3 decide
+        m = _sample_mask(tuple(syms), c)
+        if m is None:
             return False
-        with np.errstate(all="ignore"):
-            try:
-                m = np.broadcast_to(np.asarray(fn(*cols)), (len(X),))
-            except Exception:  # noqa: BLE001 - a float evaluation that fails decides nothing
-                return False
-        if m.dtype != bool:
-            return False
-        mask &= m
+        mask = m.copy() if mask is None else mask & m
         if not mask.any():
             return False
     return True
+
+
+_MASKS = Memo(4000)
+
+
+def _sample_mask(syms, c):
+    """Which sample points satisfy c in float64 (None: no float form, a failed evaluation, or not a
+    boolean), memoised by (symbols, condition): the leaves' conditions recur in many sets."""
+    key = (syms, c)
+    if key not in _MASKS:
+        _MASKS[key] = _eval_mask(syms, c)
+    return _MASKS[key]
+
+
+def _eval_mask(syms, c):
+    X = _samples(len(syms))
+    try:
+        fn = _lambdify(syms, c)
+    except Exception:  # noqa: BLE001 - no float form: let z3 decide
+        return None
+    with np.errstate(all="ignore"):
+        try:
+            m = np.broadcast_to(np.asarray(fn(*[X[:, i] for i in range(len(syms))])), (len(X),))
+        except Exception:  # noqa: BLE001 - a float evaluation that fails decides nothing
+            return None
+    return m if m.dtype == bool else None
 
 
 def z3_true():
@@ -261,16 +342,43 @@ def _dnf(cond):
     return [(cond,)]
 
 
+_CLOSURES = Memo()
+
+
 def closure_cover(conds, params=(), timeout_ms=3000, limit=256):
     """A union of closed conjunctions containing the closure of the set {all conds}.
 
     The set is written as a union of conjunctions (DNF, built condition by condition); every
     conjunction z3 shows empty is dropped BEFORE relaxing, then each remaining one is relaxed
     (strict -> non-strict), which contains its closure.  Relaxing the formula as a whole would
-    also keep the boundary of an empty disjunct."""
+    also keep the boundary of an empty disjunct.  Memoised (a piece's closure serves both its
+    `defined` and its `continuity` obligations): a second computation would only repeat the
+    memoised answers of `nonempty`."""
+    key = (tuple(conds), tuple(params), timeout_ms, limit)
+    if key not in _CLOSURES:
+        _CLOSURES[key] = _closure_cover(conds, params, timeout_ms, limit)
+    return _CLOSURES[key]
+
+
+_PURE = Memo()
+
+
+def _pure(fn, e):
+    """fn(e) for a pure sympy function fn, memoised by the exact expression."""
+    key = (fn, e)
+    if key not in _PURE:
+        _PURE[key] = fn(e)
+    return _PURE[key]
+
+
+def _nnf_dnf(c):
+    return _dnf(sp.to_nnf(c))
+
+
+def _closure_cover(conds, params, timeout_ms, limit):
     cur = [()]
     for c in conds:
-        parts = _dnf(sp.to_nnf(c))
+        parts = _pure(_nnf_dnf, c)
         nxt = []
         for d in cur:
             for e in parts:
@@ -280,7 +388,7 @@ def closure_cover(conds, params=(), timeout_ms=3000, limit=256):
         cur = nxt
         if len(cur) > limit:
             return [(relax(sp.And(*conds)),)]
-    return [tuple(relax(a) for a in d) for d in cur]
+    return [tuple(_pure(relax, a) for a in d) for d in cur]
 
 
 # -- numeric screening (only to choose candidate bounds; never a proof) -------------------------
@@ -314,7 +422,7 @@ _LAMBDAS: dict = {}
 def _lambdify(syms, expr):
     key = (tuple(syms), expr)
     if key not in _LAMBDAS:
-        _LAMBDAS[key] = sp.lambdify(syms, expr, modules=["numpy"])
+        _LAMBDAS[key] = sp.lambdify(syms, expr, modules=["numpy"], docstring_limit=0)   # no str(expr) for a docstring
     return _LAMBDAS[key]
 
 
