@@ -262,19 +262,15 @@ def _metric_key(metric):
 def dual_le(metric, parts, bound):
     """metric.dual_le_sym(parts, bound), memoised by the exact expressions (sympy's evaluation of
     the inequalities is slow, and the alternatives of tie sets recur across leaves)."""
-    key = ("dual_le", _metric_key(metric), tuple(parts), bound)
-    if key not in _DERIVED:
-        _DERIVED[key] = metric.dual_le_sym(parts, bound)
-    return _DERIVED[key]
+    return _DERIVED.get_or(("dual_le", _metric_key(metric), tuple(parts), bound),
+                           lambda: metric.dual_le_sym(parts, bound))
 
 
 def ratio_sq(kind, alt, syms, metric=None):
     """The sampled quantity of a rate: (||grad f||_* / B)^2 (cover) or ||grad ln B||_*^2 (smooth),
     in the original functions (memoised: the alternatives of tie sets recur across leaves)."""
-    key = ("ratio", kind, alt.f, alt.B, tuple(syms), _metric_key(metric))
-    if key not in _DERIVED:
-        _DERIVED[key] = _ratio_sq(kind, alt, syms, metric)
-    return _DERIVED[key]
+    return _DERIVED.get_or(("ratio", kind, alt.f, alt.B, tuple(syms), _metric_key(metric)),
+                           lambda: _ratio_sq(kind, alt, syms, metric))
 
 
 def _ratio_sq(kind, alt, syms, metric):

@@ -42,6 +42,12 @@ class Memo(dict):
             self.clear()
         super().__setitem__(key, value)
 
+    def get_or(self, key, compute):
+        """The value memoised under key, computed by compute() the first time it is asked for."""
+        if key not in self:
+            self[key] = compute()
+        return self[key]
+
 
 @dataclass(frozen=True)
 class Alt:
@@ -109,9 +115,7 @@ _TEXT = Memo()
 
 def text(e) -> str:
     """str(e), memoised by the expression: the same conditions recur in many leaves' evidence."""
-    if e not in _TEXT:
-        _TEXT[e] = str(e)
-    return _TEXT[e]
+    return _TEXT.get_or(e, lambda: str(e))
 
 
 def _short(e, n=60):
@@ -126,19 +130,21 @@ def _split_sets(node):
     """(arguments, kind, the set where argument i is strictly active for each i, the tie set, the
     extra conditions of each tied alternative) of a Max/Min/Abs node; memoised by the node: the
     same node recurs in every leaf its piece meets."""
-    if node not in _SPLITS:
-        args, kind = _args(node)
-        strict = [sp.And(*[_dominates(kind, ai, aj) for j, aj in enumerate(args) if j != i])
-                  for i, ai in enumerate(args)]
-        if len(args) == 2:
-            tie = sp.Eq(args[0], args[1])
-        else:
-            tie = sp.Or(*[sp.And(sp.Eq(args[i], args[j]), *[_weakly(kind, args[i], args[k]) for k in range(len(args))])
-                          for i in range(len(args)) for j in range(i + 1, len(args))])
-        extras = [tuple(_weakly(kind, ai, aj) for j, aj in enumerate(args) if j != i) if len(args) > 2 else ()
-                  for i, ai in enumerate(args)]
-        _SPLITS[node] = (args, kind, strict, tie, extras)
-    return _SPLITS[node]
+    return _SPLITS.get_or(node, lambda: _compute_split_sets(node))
+
+
+def _compute_split_sets(node):
+    args, kind = _args(node)
+    strict = [sp.And(*[_dominates(kind, ai, aj) for j, aj in enumerate(args) if j != i])
+              for i, ai in enumerate(args)]
+    if len(args) == 2:
+        tie = sp.Eq(args[0], args[1])
+    else:
+        tie = sp.Or(*[sp.And(sp.Eq(args[i], args[j]), *[_weakly(kind, args[i], args[k]) for k in range(len(args))])
+                      for i in range(len(args)) for j in range(i + 1, len(args))])
+    extras = [tuple(_weakly(kind, ai, aj) for j, aj in enumerate(args) if j != i) if len(args) > 2 else ()
+              for i, ai in enumerate(args)]
+    return args, kind, strict, tie, extras
 
 
 _SUBS = Memo()
@@ -148,10 +154,7 @@ def _subst(e, node, value):
     """e.xreplace({node: value}), memoised by the exact expressions."""
     if e is None:
         return None
-    key = (e, node, value)
-    if key not in _SUBS:
-        _SUBS[key] = e.xreplace({node: value})
-    return _SUBS[key]
+    return _SUBS.get_or((e, node, value), lambda: e.xreplace({node: value}))
 
 
 def split_leaf(leaf: Leaf, node) -> list[Leaf]:
@@ -210,11 +213,11 @@ def _conjunction_query(conds, params):
     """The z3 query of the conjunction of conds (with params), memoised by the exact sympy formula:
     a fresh translator makes the same query of it every time."""
     formula = sp.And(*conds) if conds else None
-    key = (formula, tuple(params))
-    if key not in _QUERIES:
+
+    def translate():
         tr = zb.Translator()
-        _QUERIES[key] = tr.query(tr(formula) if conds else z3_true(), [tr(p) for p in params])
-    return _QUERIES[key]
+        return tr.query(tr(formula) if conds else z3_true(), [tr(p) for p in params])
+    return _QUERIES.get_or((formula, tuple(params)), translate)
 
 
 _SAMPLES: dict = {}
@@ -260,10 +263,7 @@ _MASKS = Memo(4000)
 def _sample_mask(syms, c):
     """Which sample points satisfy c in float64 (None: no float form, a failed evaluation, or not a
     boolean), memoised by (symbols, condition): the leaves' conditions recur in many sets."""
-    key = (syms, c)
-    if key not in _MASKS:
-        _MASKS[key] = _eval_mask(syms, c)
-    return _MASKS[key]
+    return _MASKS.get_or((syms, c), lambda: _eval_mask(syms, c))
 
 
 def _eval_mask(syms, c):
@@ -354,10 +354,8 @@ def closure_cover(conds, params=(), timeout_ms=3000, limit=256):
     also keep the boundary of an empty disjunct.  Memoised (a piece's closure serves both its
     `defined` and its `continuity` obligations): a second computation would only repeat the
     memoised answers of `nonempty`."""
-    key = (tuple(conds), tuple(params), timeout_ms, limit)
-    if key not in _CLOSURES:
-        _CLOSURES[key] = _closure_cover(conds, params, timeout_ms, limit)
-    return _CLOSURES[key]
+    return _CLOSURES.get_or((tuple(conds), tuple(params), timeout_ms, limit),
+                            lambda: _closure_cover(conds, params, timeout_ms, limit))
 
 
 _PURE = Memo()
@@ -365,10 +363,7 @@ _PURE = Memo()
 
 def _pure(fn, e):
     """fn(e) for a pure sympy function fn, memoised by the exact expression."""
-    key = (fn, e)
-    if key not in _PURE:
-        _PURE[key] = fn(e)
-    return _PURE[key]
+    return _PURE.get_or((fn, e), lambda: fn(e))
 
 
 def _nnf_dnf(c):
