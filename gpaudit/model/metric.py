@@ -139,7 +139,7 @@ class Metric:
         if dual == "l2":
             return sp.Add(*sq)
         if dual == "linf":
-            return sp.Max(*sq)
+            return sp.Max(*sq, evaluate=False)   # unevaluated: sympy's search for dominated arguments is slow
         return sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)])**2
 
     def dual_le_sym(self, grads, bound) -> sp.Boolean:

@@ -276,11 +276,12 @@ def ratio_sq(kind, alt, syms, metric=None):
 def _ratio_sq(kind, alt, syms, metric):
     if _plain(metric):
         return original(ratio_cover_sq(alt.f, alt.B, syms) if kind == "cover" else grad_log_sq(alt.B, syms))
+    # the parts are written back first: a Max rebuilt by xreplace would be evaluated again (slow)
     if kind == "cover":
         (parts, Bat), back = cover_parts(alt.f, alt.B, syms)
-        return original((dual_sq(metric, parts) / Bat**2, back))
+        return dual_sq(metric, [original((p, back)) for p in parts]) / original((Bat, back))**2
     parts, back = log_parts(alt.B, syms)
-    return original((dual_sq(metric, parts), back))
+    return dual_sq(metric, [original((p, back)) for p in parts])
 
 
 def original(pair):

@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..model.fp import nelder_mead_batch
 from ..verdict import CERTIFIED, REFUTED, UNKNOWN, worst
 from . import arbbox
 from . import obligations as obl
@@ -129,11 +130,13 @@ class Prover:
         return ans
 
     # -- screening ------------------------------------------------------------------------
-    def _estimate(self, leaf, ratio_sq):
-        """Largest sampled value of sqrt(ratio_sq) on the leaf, and the points attaining the top."""
+    def _estimate(self, leaf, ratio_sq, required=None):
+        """Largest sampled value of sqrt(ratio_sq) on the leaf, and the points attaining the top.
+        Where that is below `required` (a candidate rate would be tried), the top points are
+        climbed first (see _climb)."""
         if self._X is None:
             return None, []
-        best, pts = -np.inf, []
+        best, pts, tops = -np.inf, [], []
         for alt, r2 in zip(leaf.alts, ratio_sq):
             mask = rg.member_mask(leaf.conds + alt.conds, self.syms, self._X)
             if not mask.any():
@@ -147,8 +150,31 @@ class Prover:
             order = np.argsort(-v)[:4]
             pts += [(float(v[i]), X[i]) for i in order]
             best = max(best, float(v.max()))
+            tops.append((leaf.conds + alt.conds, r2, X[order]))
+        if required is not None and np.isfinite(best) and best < float(required) * (1 - 1e-3):
+            for conds, r2, starts in tops:
+                for val, x in self._climb(conds, r2, starts[:2]):
+                    pts.append((val, x))
+                    best = max(best, val)
         pts.sort(key=lambda t: -t[0])
         return (best if np.isfinite(best) else None), [p for _, p in pts]
+
+    def _climb(self, conds, r2, starts, iters=60):
+        """The sampled top points, climbed by a batched Nelder-Mead on sqrt|ratio_sq| inside the
+        leaf (points outside it score nothing): (value, point) of each climbed start.  A sample
+        grid under-estimates a supremum approached far away or between grid points, and a
+        candidate rate below the supremum costs a z3 call that can only come back `sat`; the
+        climb makes that rarer.  Screening only: it chooses candidates, it never proves one."""
+        syms, inside_of = self.syms, sp.And(*conds)
+
+        def neg(Z):
+            inside = rg.holds_np(inside_of, syms, Z)
+            v = np.sqrt(np.abs(rg.eval_np(r2, syms, Z)))
+            return np.where(inside & np.isfinite(v), -v, np.inf)
+
+        widths = np.where(starts != 0, 0.05 * np.abs(starts), 0.05)
+        Z, F = nelder_mead_batch(neg, starts, widths, iters)
+        return [(-float(f), z) for z, f in zip(Z, F) if np.isfinite(f)]
 
     def _model_point(self, ans):
         return [ans.model.get(s.name) for s in self.syms] if ans.status == zb.SAT else None
@@ -166,11 +192,12 @@ class Prover:
         if all(not (r.free_symbols & xs) for r in ratio_sq):
             exact = sp.Max(*[sp.sqrt(r) for r in ratio_sq]) if len(ratio_sq) > 1 else sp.sqrt(ratio_sq[0])
             exact = sp.nsimplify(exact) if exact.is_Float else exact
-        est, top = (None, []) if exact is not None else self._estimate(leaf, ratio_sq)
+        est, top = (None, []) if exact is not None else self._estimate(leaf, ratio_sq, required)
         if exact is not None:
             cands = [exact]
         elif est is not None and self.numeric and est < float(required) * (1 - 1e-3):
-            cands = [nice_up(est), required]
+            c = nice_up(est)
+            cands = [c, required] if _le(required, c) is False else [required]   # no candidate twice
         else:
             cands = [required]
         proved, last = None, None

@@ -417,14 +417,19 @@ _LAMBDAS: dict = {}
 def _lambdify(syms, expr):
     key = (tuple(syms), expr)
     if key not in _LAMBDAS:
-        _LAMBDAS[key] = sp.lambdify(syms, expr, modules=["numpy"], docstring_limit=0)   # no str(expr) for a docstring
+        _LAMBDAS[key] = sp.lambdify(syms, expr, modules=[np], docstring_limit=0)   # see model/lower.NUMPY_NOTE
     return _LAMBDAS[key]
 
 
 def member_mask(conds, syms, X) -> np.ndarray:
     if not conds:
         return np.ones(len(X), bool)
-    fn = _lambdify(syms, sp.And(*conds))
+    return holds_np(sp.And(*conds), syms, X)
+
+
+def holds_np(cond, syms, X) -> np.ndarray:
+    """Where the sympy condition holds at the rows of X (False where it cannot be evaluated)."""
+    fn = _lambdify(syms, cond)
     with np.errstate(all="ignore"):
         try:
             m = fn(*[X[:, i] for i in range(X.shape[1])])
