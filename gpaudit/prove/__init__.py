@@ -16,14 +16,23 @@ proved separately as two_point_smooth when the claim needs it (delta > 0).
 
 Layers, each importing only those before it: witness, regions, obligations, arbbox; prover (the
 Prover, ProofOutcome, RegionRate); theorem (the Lemma 3.1 route); engine (instance mode); symbolic;
-then artifacts and cli.  No module of the package reads this namespace, so the re-exports below
-work in any order.
+then artifacts and cli.  No module of the package reads this namespace; the re-exports below are
+lazy.
 """
 
 from __future__ import annotations
 
-from .prover import ProofOutcome, RegionRate  # noqa: F401
-from .engine import prove_conditions  # noqa: F401
-from .symbolic import SymbolicReport, prove_symbolic  # noqa: F401
+_EXPORTS = {"ProofOutcome": "prover", "RegionRate": "prover", "prove_conditions": "engine",
+            "SymbolicReport": "symbolic", "prove_symbolic": "symbolic"}
+__all__ = list(_EXPORTS)
 
-__all__ = ["ProofOutcome", "RegionRate", "prove_conditions", "SymbolicReport", "prove_symbolic"]
+
+def __getattr__(name):
+    """The re-exports, imported on first use: `gpaudit --help` and a check that a witness settles
+    need none of the proof machinery (z3, arb, the region splitter)."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
