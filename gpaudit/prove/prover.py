@@ -190,7 +190,8 @@ class Prover:
         xs = set(self.syms)
         exact = None
         if all(not (r.free_symbols & xs) for r in ratio_sq):
-            exact = sp.Max(*[sp.sqrt(r) for r in ratio_sq]) if len(ratio_sq) > 1 else sp.sqrt(ratio_sq[0])
+            roots = [sp.sqrt(r.doit()) for r in ratio_sq]   # doit: a dual norm's Max is left unevaluated
+            exact = sp.Max(*roots) if len(roots) > 1 else roots[0]
             exact = sp.nsimplify(exact) if exact.is_Float else exact
         est, top = (None, []) if exact is not None else self._estimate(leaf, ratio_sq, required)
         if exact is not None:
