@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-two-way-dropped-term
 ; config: examples/broken/two-way-dropped-term.yaml
 ; config-sha256: f1d006ff5cb5ac040c5b4a2cf0359a5e3cc292d1180eca62858f44f72ecca76b
-; code-sha256: b68dbbe6450299a392de94c7bdb9f380f88c7813326bbeb51dace17a72151296
+; code-sha256: 4572071dd4d3b641e69ebdca0970528898a26a3128c6864ffce20ea0441abe8e
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
