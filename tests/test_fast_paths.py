@@ -193,3 +193,14 @@ def test_a_sample_point_settles_nonempty_and_only_z3_settles_empty(monkeypatch):
     assert not regions.nonempty((x > 1, x < 0)) and len(calls) == 1             # empty: z3's unsat
     tiny = (x > sp.Rational(1, 10**300), x < sp.Rational(2, 10**300))           # no sample inside
     assert regions.nonempty(tiny) and len(calls) == 2
+
+
+def test_the_console_script_flushes_everything_before_it_exits(tmp_path):
+    """The console script leaves without the interpreter's teardown (os._exit): the JSON on a pipe
+    must still be whole (with -j 2 as well) and the exit code the verdict's."""
+    files = [str(BROKEN / "threshold-laplace-small-constant.yaml"), str(BROKEN / "threshold-laplace-pure.yaml")]
+    out = _run([*files, "--json", "-", "-j", "2", "--quiet"])
+    assert out.returncode == 1, out.stderr
+    results = json.loads(out.stdout)          # complete: it parses
+    assert [r["verdict"] for r in results] == ["refuted", "refuted"]
+    assert "Traceback" not in out.stderr

@@ -1,0 +1,70 @@
+"""The proof stage's screening of a rate: it only chooses which candidate bound z3 is asked to
+prove (a screen never proves anything), so what it must get right is not wasting z3 calls.
+
+- A sampled estimate under-shoots a supremum that lies between the sample points; the top points
+  are climbed before a candidate below the requirement is chosen (a candidate below the supremum
+  can only come back `sat`: the smoothed SUM over two rows spent 7 s on one such call).
+- The climb stays inside the leaf: a region's condition bounds what it may report.
+- A candidate that rounds up to the requirement is not tried before the requirement itself.
+"""
+
+import sympy as sp
+
+from gpaudit.prove.prover import Prover
+from gpaudit.prove.regions import Alt, Leaf
+from gpaudit.spec.types import input_symbols
+
+SYMS = input_symbols(4)
+X1, X2, X3, X4 = SYMS
+CENTRE = (sp.Rational(3, 10), sp.Rational(7, 10), -sp.Rational(1, 5), sp.Integer(1))
+# a narrow peak of height 1 off the landmark: random samples around the origin miss its top
+PEAK_SQ = sp.exp(-2 * sum((s - c)**2 for s, c in zip(SYMS, CENTRE)) / sp.Rational(1, 10))
+
+
+def _prover(syms=SYMS, B=sp.Integer(1), gamma=sp.Integer(1)):
+    return Prover(f=syms[0], B=B, syms=syms, gamma=gamma, growth="exponential", landmarks=[0.0] * len(syms))
+
+
+def _leaf(conds=()):
+    return Leaf("t", "t", tuple(conds), [Alt((), X1, sp.Integer(1))])
+
+
+def test_the_climb_reaches_a_peak_the_samples_miss():
+    P = _prover()
+    sampled, _ = P._estimate(_leaf(), [PEAK_SQ])                          # no requirement: no climb
+    climbed, pts = P._estimate(_leaf(), [PEAK_SQ], required=sp.Integer(2))
+    assert sampled < 0.9                       # the samples alone miss the top ...
+    assert 0.999 < climbed <= 1.0              # ... the climb finds it (and not more than the supremum)
+    assert all(abs(float(p) - float(c)) < 0.01 for p, c in zip(pts[0], CENTRE))
+
+
+def test_the_climb_is_not_run_when_the_samples_already_reach_the_requirement():
+    P = _prover()
+    est, _ = P._estimate(_leaf(), [PEAK_SQ], required=sp.Rational(1, 100))
+    assert est < 0.9                           # the samples reach 1/100: no candidate would be tried
+
+
+def test_the_climb_stays_inside_the_leaf():
+    P = _prover()
+    cond = X1 < 0                              # the peak's centre (x1 = 3/10) is outside this leaf
+    est, pts = P._estimate(_leaf([cond]), [PEAK_SQ], required=sp.Integer(2))
+    assert all(p[0] < 0 for p in pts)
+    sup_inside = float(sp.sqrt(PEAK_SQ.subs(dict(zip(SYMS, (0, *CENTRE[1:]))))))   # on the boundary x1 = 0
+    assert 0.9 * sup_inside < est <= sup_inside * (1 + 1e-9)
+
+
+def test_a_candidate_that_rounds_up_to_the_requirement_is_not_tried_twice(monkeypatch):
+    """|d ln B/dx| = 0.1245 |x| / sqrt(1 + x^2) creeps up to 0.1245: the screen's estimate rounds up
+    (three digits) to the requirement 1/8, so z3 is asked once, for 1/8 with the whole budget, and
+    proves it (not first for the same 1/8 as a candidate with a candidate's smaller budget)."""
+    (x,) = syms = input_symbols(1)
+    B = sp.exp(sp.Rational(1245, 10000) * sp.sqrt(1 + x**2))
+    P = _prover(syms, B, gamma=sp.Rational(1, 8))
+    asked = []
+    real = Prover.discharge
+    monkeypatch.setattr(Prover, "discharge",
+                        lambda self, o, timeout=None, decisive=True: asked.append(timeout) or real(self, o, timeout, decisive))
+    leaf = Leaf("t", "t", (), [Alt((), x, B)])
+    status, bound, _ = P.rate(leaf, "smooth")
+    assert status == "certified" and bound == sp.Rational(1, 8)
+    assert asked == [None]                     # one call, at the obligation's own budget
