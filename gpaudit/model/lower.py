@@ -39,7 +39,8 @@ def _float_constants(expr):
 NUMPY_NOTE = """lambdify's modules=[np] (the module object) prints the same code as modules=["numpy"]
 and finds the same numpy functions, without the `from numpy import *` that the string form runs
 once per process (it loads numpy.f2py and numpy.testing: about 0.1 s of every run's start).
-docstring_limit=0: no str(expr) for a docstring nobody reads (slow for large expressions)."""
+docstring_limit=0 (here and wherever gpaudit lambdifies): no str(expr) for a docstring nobody reads
+(slow for large expressions)."""
 
 
 def to_numpy(expr, symbols):
@@ -66,7 +67,7 @@ def to_numpy(expr, symbols):
 def to_math(expr, symbols):
     """f(x) for one point given as a sequence of floats -> float (NaN on a domain error)."""
     body, dummies, values = _float_constants(expr)
-    fn = sp.lambdify(list(symbols) + dummies, body, modules=["math"])
+    fn = sp.lambdify(list(symbols) + dummies, body, modules=["math"], docstring_limit=0)
 
     def f(x):
         try:
@@ -79,7 +80,7 @@ def to_math(expr, symbols):
 
 def to_mpmath(expr, symbols):
     """f(x) for a sequence of mpf -> mpf at the current working precision."""
-    fn = sp.lambdify(symbols, expr, modules=["mpmath"])
+    fn = sp.lambdify(symbols, expr, modules=["mpmath"], docstring_limit=0)
 
     def f(x):
         """NaN where the expression is undefined (a complex value, a zero denominator)."""

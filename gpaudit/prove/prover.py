@@ -236,7 +236,7 @@ class Prover:
     def _grad_at(self, expr, x):
         try:
             with mpmath.workdps(50):
-                fn = sp.lambdify(self.syms, [sp.diff(expr, s) for s in self.syms], modules=["mpmath"])
+                fn = sp.lambdify(self.syms, [sp.diff(expr, s) for s in self.syms], modules=["mpmath"], docstring_limit=0)
                 return [mpmath.mpf(v) for v in fn(*[mpmath.mpf(dec(v)) for v in x])]
         except (TypeError, ValueError, ZeroDivisionError):
             return None

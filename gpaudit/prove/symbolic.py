@@ -109,8 +109,8 @@ def _instance_finder(f, B, syms, P, model, growth, cons=()):
         return None, None
     if not (fi.free_symbols | Bi.free_symbols) <= set(syms):
         return None, None      # a symbol left over would make every evaluation fail, not the model
-    f_mp = sp.lambdify(syms, fi, modules=["mpmath"])
-    B_mp = sp.lambdify(syms, Bi, modules=["mpmath"])
+    f_mp = sp.lambdify(syms, fi, modules=["mpmath"], docstring_limit=0)
+    B_mp = sp.lambdify(syms, Bi, modules=["mpmath"], docstring_limit=0)
     finder = WitnessFinder(lambda x: mpmath.mpf(f_mp(*x)), lambda x: mpmath.mpf(B_mp(*x)), len(syms),
                            vals[P["gamma"]], growth, sp.oo, float(vals[P["tau"]]))
     return finder, {k: str(vals[s]) for k, s in P.items()}

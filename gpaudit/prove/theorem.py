@@ -31,7 +31,7 @@ def _nonconstant_point(query):
     """A landmark where |grad f| > 0, shown by a 50-digit evaluation far above rounding noise."""
     syms = query.symbols
     grads = [sp.diff(query.expr, s) for s in syms]
-    fn = sp.lambdify(syms, grads, modules=["mpmath"])
+    fn = sp.lambdify(syms, grads, modules=["mpmath"], docstring_limit=0)
     with mpmath.workdps(50):
         for p in query.landmarks:
             try:
