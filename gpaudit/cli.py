@@ -321,25 +321,15 @@ def _cmd_check(args) -> int:
         z3door.set_cache(False)   # a gate decides from fresh proofs, never from the cache
     from .report.json_report import result_to_json, write_json_atomic
 
-    results, file_errors = [], 0
+    results = []
     jobs = min(args.jobs or default_jobs(), len(specs))
-    for spec, outcome in _run_checks(specs, args, jobs):
-        kind = outcome[0]
-        if kind == "config":  # e.g. a python callable's module broke after loading: this file only
-            print(f"gpaudit: error: {outcome[1]}", file=sys.stderr)
-            if fmt == "github":
-                print(github_annotation("error", spec.path, "gpaudit configuration error", outcome[1]))
-            file_errors += 1
-            continue
-        r = outcome[1]
-        if kind == "internal":  # fail closed: an internal error is unknown
-            print(f"gpaudit: internal error on {spec.path}: {outcome[2]}", file=sys.stderr)
-            if os.environ.get("GPAUDIT_DEBUG"):
-                print(outcome[3], file=sys.stderr, end="")
-        print_result(r, args.quiet, out=human, verbose=args.verbose)
-        if fmt == "github":
-            print(github_line(r), flush=True)
-        results.append(r)
+    stream = _run_checks(specs, args, jobs)
+    try:
+        _consume(stream, fmt, human, args, results)
+    finally:
+        stream.close()   # an exception while printing (a closed pipe, ^C) still shuts the worker pool down
+    file_errors = sum(1 for r in results if r is None)
+    results = [r for r in results if r is not None]
     json_dests = list(dict.fromkeys(d for d in (json_out, args.json) if d))  # --format json --json OUT: both
     payload = [result_to_json(r) for r in results] if json_dests else []
     payload = payload[0] if len(payload) == 1 else payload
@@ -361,6 +351,28 @@ def _cmd_check(args) -> int:
     if file_errors:  # 2 is the worst exit code of all
         code = CONFIG_ERROR_EXIT
     return code
+
+
+def _consume(stream, fmt, human, args, results) -> None:
+    """Print each (spec, outcome) of `stream` as it comes; append its Result to `results` (None for
+    a file that turned out to be a configuration error)."""
+    for spec, outcome in stream:
+        kind = outcome[0]
+        if kind == "config":  # e.g. a python callable's module broke after loading: this file only
+            print(f"gpaudit: error: {outcome[1]}", file=sys.stderr)
+            if fmt == "github":
+                print(github_annotation("error", spec.path, "gpaudit configuration error", outcome[1]))
+            results.append(None)
+            continue
+        r = outcome[1]
+        if kind == "internal":  # fail closed: an internal error is unknown
+            print(f"gpaudit: internal error on {spec.path}: {outcome[2]}", file=sys.stderr)
+            if os.environ.get("GPAUDIT_DEBUG"):
+                print(outcome[3], file=sys.stderr, end="")
+        print_result(r, args.quiet, out=human, verbose=args.verbose)
+        if fmt == "github":
+            print(github_line(r), flush=True)
+        results.append(r)
 
 
 def cost_hint(spec) -> float:
@@ -759,6 +771,13 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("gpaudit: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `gpaudit check ... | head`: the reader left; not every result was written
+        try:
+            sys.stdout = open(os.devnull, "w")   # nothing more goes to the closed pipe (nor at exit)
+            print("gpaudit: standard output closed early; not every result was written (exit 3)", file=sys.stderr)
+        except OSError:
+            pass
+        return 3
     except Exception as err:  # noqa: BLE001 - fail closed, one line, no traceback
         print(f"gpaudit: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         if os.environ.get("GPAUDIT_DEBUG"):
@@ -769,9 +788,13 @@ def main(argv=None) -> int:
 def entry() -> None:
     """The console script: main(), then out without the interpreter's teardown (freeing sympy's
     caches and z3's contexts object by object takes about 0.2 s, longer than many checks).  Every
-    file was written and closed, every worker joined, before main returned; the standard streams
-    are flushed here."""
+    file was written and closed, and every worker pool shut down (its generator is closed in a
+    `finally`, whatever ended the loop), before main returned; the standard streams are flushed
+    here.  Should a thread still run (a pool not shut down), the normal exit is taken instead."""
     code = main()
+    import threading
+    if threading.active_count() > 1:   # a worker pool's thread is still there: the normal way out
+        sys.exit(code)                   # lets it shut its processes down
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

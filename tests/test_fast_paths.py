@@ -204,3 +204,22 @@ def test_the_console_script_flushes_everything_before_it_exits(tmp_path):
     results = json.loads(out.stdout)          # complete: it parses
     assert [r["verdict"] for r in results] == ["refuted", "refuted"]
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_reader_that_leaves_early_is_one_line_and_exit_3(jobs):
+    """`gpaudit check a b | head -1`: no 'internal error', no traceback; exit 3 (not every result
+    was written, so a gate cannot pass).  Here the reader leaves before the first line, so the
+    first write already finds the pipe closed.  With -j 2 the worker pool is shut down too: no
+    orphaned worker keeps stderr open (the read below would never end)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    files = [str(BROKEN / "threshold-laplace-small-constant.yaml"), str(BROKEN / "threshold-laplace-pure.yaml"),
+             str(BROKEN / "threshold-bound-jump.yaml"), str(ROOT / "examples" / "threshold-student-t.yaml")]
+    proc = subprocess.Popen([sys.executable, "-m", "gpaudit", "check", *files, "-j", jobs], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=300)   # a guard against a hang (orphaned workers), not a speed check
+    assert proc.returncode == 3
+    assert "internal error" not in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and "closed early" in err

@@ -102,6 +102,7 @@ def execute(plan: Plan, out_dir, *, jobs: int = 1, client=None, cache: bool = Tr
             if on_record is not None:
                 on_record(p, rec)
     finally:
+        stream.close()   # an exception here (a closed pipe, ^C) still shuts the worker pool down
         progress.close()
     rows = [make_row(p, records[p.index], store.relative(keys[p.index], out) if keys.get(p.index) else None)
             for p in plan.points]
