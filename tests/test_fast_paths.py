@@ -188,7 +188,7 @@ def test_a_sample_point_settles_nonempty_and_only_z3_settles_empty(monkeypatch):
     calls = []
     real = z3door.solve
     monkeypatch.setattr(z3door, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
-    monkeypatch.setattr(regions, "_NONEMPTY", {})
+    monkeypatch.setattr(regions, "_NONEMPTY", regions.Memo())
     assert regions.nonempty((x > sp.Rational(1, 3), x < 2)) and not calls       # a sample inside
     assert not regions.nonempty((x > 1, x < 0)) and len(calls) == 1             # empty: z3's unsat
     tiny = (x > sp.Rational(1, 10**300), x < sp.Rational(2, 10**300))           # no sample inside

@@ -538,11 +538,12 @@ def solve(q: Query, budget_ms: int, want_model=(), use_cache=True, replay: dict 
     would cut the limit, the call is made again."""
     if replay is not None:
         key = (q.key_text, budget_ms, tuple(want_model), use_cache)
+        limit = step_limit(budget_ms, q.digits)[0]
         hit = replay.get(key)
-        if hit is not None and hit[1] == step_limit(budget_ms, q.digits)[0]:
+        if hit is not None and hit[1] == limit:
             charge(hit[2])
             return hit[0]
-        before, limit = WORK.spent, step_limit(budget_ms, q.digits)[0]
+        before = WORK.spent
         ans = _solve(q, budget_ms, want_model, use_cache)
         replay[key] = (ans, limit, WORK.spent - before)
         return ans

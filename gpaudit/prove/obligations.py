@@ -179,16 +179,15 @@ class Atoms:
         return sp.cancel(num / den)
 
 
-_MEMO: dict = {}
+_MEMO = Memo()
 
 
 def _memo(kind, exprs, syms, fn):
     """Gradient expressions are computed once per (kind, expressions): (result, atom map)."""
-    key = (kind, exprs, tuple(syms))
-    if key not in _MEMO:
+    def compute():
         A = Atoms(syms)
-        _MEMO[key] = (fn(A), dict(A.back))
-    return _MEMO[key]
+        return fn(A), dict(A.back)
+    return _MEMO.get_or((kind, exprs, tuple(syms)), compute)
 
 
 def grad_sq(expr, syms):

@@ -179,7 +179,7 @@ def split_leaf(leaf: Leaf, node) -> list[Leaf]:
     return out
 
 
-_NONEMPTY: dict = {}
+_NONEMPTY = Memo()
 
 
 def nonempty(conds, timeout_ms=3000, params=()) -> bool:
@@ -188,11 +188,11 @@ def nonempty(conds, timeout_ms=3000, params=()) -> bool:
     A float64 sample point satisfying every condition settles "nonempty" without z3: True is the
     answer that needs no proof (a region kept needlessly only adds vacuous obligations; only a
     region dropped must be shown empty, and that is always z3's unsat)."""
-    key = (frozenset(conds), frozenset(params))
-    if key in _NONEMPTY:
-        return _NONEMPTY[key]
+    return _NONEMPTY.get_or((frozenset(conds), frozenset(params)), lambda: _nonempty(conds, timeout_ms, params))
+
+
+def _nonempty(conds, timeout_ms, params) -> bool:
     if not params and _sample_hit(conds):
-        _NONEMPTY[key] = True
         return True
     try:
         q = _conjunction_query(conds, params)
@@ -200,9 +200,7 @@ def nonempty(conds, timeout_ms=3000, params=()) -> bool:
         return True
     # different condition sets often make the same formula (sympy's And drops duplicates and
     # flattens): z3's answer to it is replayed (see zb.solve)
-    out = zb.solve(q, timeout_ms, use_cache=False, replay=_REPLAY).status != zb.UNSAT
-    _NONEMPTY[key] = out
-    return out
+    return zb.solve(q, timeout_ms, use_cache=False, replay=_REPLAY).status != zb.UNSAT
 
 
 _REPLAY = Memo(4000)
@@ -411,14 +409,12 @@ def sample_points(landmarks, dim, scale=1.0) -> np.ndarray:
     return np.concatenate([g, extra])
 
 
-_LAMBDAS: dict = {}
+_LAMBDAS = Memo()
 
 
 def _lambdify(syms, expr):
-    key = (tuple(syms), expr)
-    if key not in _LAMBDAS:
-        _LAMBDAS[key] = sp.lambdify(syms, expr, modules=[np], docstring_limit=0)   # see model/lower.NUMPY_NOTE
-    return _LAMBDAS[key]
+    """The float64 function of expr (lambdified as model/lower.py's to_numpy does), memoised."""
+    return _LAMBDAS.get_or((tuple(syms), expr), lambda: sp.lambdify(syms, expr, modules=[np], docstring_limit=0))
 
 
 def member_mask(conds, syms, X) -> np.ndarray:
