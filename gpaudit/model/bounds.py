@@ -145,7 +145,7 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
         expr = sp.Piecewise(*[(p.value, p.where) for p in bs.pieces])
         return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms),
                      "piecewise bound derived by Laud et al.'s rules (bound.kind: derived; untrusted, proved "
-                     "like a hand-written bound)" if bs.fields.get("derived_from") == "laud-rules"
+                     "like a hand-written bound)" if bs.derived
                      else "user piecewise bound",
                      to_math(expr, syms))
     if bs.kind == "python":

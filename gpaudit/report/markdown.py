@@ -313,7 +313,7 @@ DERIVED_FIELDS = ("derived_from", "derived_beta", "derivation")
 def _bound_rows(b, source: str) -> list[tuple[str, str]]:
     """The bound's rows; a bound of kind `derived` (a piecewise bound whose formula was derived by
     Laud et al.'s rules, gpaudit/model/derive.py) says so and lists the rules applied."""
-    if b.fields.get("derived_from") != "laud-rules":
+    if not b.derived:
         return ([("bound B", f"{b.kind}: {source}")]
                 + [(f"  {_greek(k)}", _field_text(v)) for k, v in b.fields.items()])
     rows = [("bound B", "derived (bound.kind: derived): a formula proposed by Laud, Pankova and Pettai's rules "

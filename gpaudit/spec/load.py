@@ -14,8 +14,8 @@ import yaml
 
 from ..errors import ConfigError, FieldError
 from .expr import parse_expr, numeric_value
-from .types import (AuditOptions, BoundSpec, ClaimSpec, MetricSpec, NoiseSpec, Piece, QuerySpec,
-                    Spec, input_symbols)
+from .types import (DERIVED_FROM, AuditOptions, BoundSpec, ClaimSpec, MetricSpec, NoiseSpec, Piece,
+                    QuerySpec, Spec, input_symbols)
 
 TOP_FIELDS = {"gpaudit", "name", "description", "params", "input", "query", "bound", "noise",
               "claim", "audit"}
@@ -256,7 +256,7 @@ class _Loader:
             self.fail("bound.kind", f"derived: the derivation failed on this formula ({type(err).__name__}: "
                                     f"{str(err)[:80]})")
         self.constants_in_range(der.h, "bound.kind")
-        fields = {"derived_from": "laud-rules", "derived_beta": der.beta, "derivation": der.text}
+        fields = {"derived_from": DERIVED_FROM, "derived_beta": der.beta, "derivation": der.text}
         return BoundSpec("piecewise", growth, gamma, lam, fields, (Piece(sp.true, der.h),))
 
     def noise(self, raw) -> NoiseSpec:

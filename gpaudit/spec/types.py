@@ -30,6 +30,14 @@ class BoundSpec:
     fields: dict = field(default_factory=dict)
     pieces: tuple[Piece, ...] = ()
 
+    @property
+    def derived(self) -> bool:
+        """Whether this piecewise bound was derived by Laud et al.'s rules (`bound.kind: derived`)."""
+        return self.fields.get("derived_from") == DERIVED_FROM
+
+
+DERIVED_FROM = "laud-rules"   # fields["derived_from"] of a bound of kind `derived`
+
 
 @dataclass(frozen=True)
 class NoiseSpec:
