@@ -325,11 +325,9 @@ def _cmd_check(args) -> int:
     jobs = min(args.jobs or default_jobs(), len(specs))
     stream = _run_checks(specs, args, jobs)
     try:
-        _consume(stream, fmt, human, args, results)
+        file_errors = _consume(stream, fmt, human, args, results)
     finally:
         stream.close()   # an exception while printing (a closed pipe, ^C) still shuts the worker pool down
-    file_errors = sum(1 for r in results if r is None)
-    results = [r for r in results if r is not None]
     json_dests = list(dict.fromkeys(d for d in (json_out, args.json) if d))  # --format json --json OUT: both
     payload = [result_to_json(r) for r in results] if json_dests else []
     payload = payload[0] if len(payload) == 1 else payload
@@ -353,16 +351,17 @@ def _cmd_check(args) -> int:
     return code
 
 
-def _consume(stream, fmt, human, args, results) -> None:
-    """Print each (spec, outcome) of `stream` as it comes; append its Result to `results` (None for
-    a file that turned out to be a configuration error)."""
+def _consume(stream, fmt, human, args, results) -> int:
+    """Print each (spec, outcome) of `stream` as it comes and append its Result to `results`;
+    return how many files turned out to be configuration errors (they have no Result)."""
+    file_errors = 0
     for spec, outcome in stream:
         kind = outcome[0]
         if kind == "config":  # e.g. a python callable's module broke after loading: this file only
             print(f"gpaudit: error: {outcome[1]}", file=sys.stderr)
             if fmt == "github":
                 print(github_annotation("error", spec.path, "gpaudit configuration error", outcome[1]))
-            results.append(None)
+            file_errors += 1
             continue
         r = outcome[1]
         if kind == "internal":  # fail closed: an internal error is unknown
@@ -373,6 +372,7 @@ def _consume(stream, fmt, human, args, results) -> None:
         if fmt == "github":
             print(github_line(r), flush=True)
         results.append(r)
+    return file_errors
 
 
 def cost_hint(spec) -> float:

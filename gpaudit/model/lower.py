@@ -36,17 +36,15 @@ def _float_constants(expr):
     return expr.xreplace(dict(zip(big, dummies))), dummies, values
 
 
-NUMPY_NOTE = """lambdify's modules=[np] (the module object) prints the same code as modules=["numpy"]
-and finds the same numpy functions, without the `from numpy import *` that the string form runs
-once per process (it loads numpy.f2py and numpy.testing: about 0.1 s of every run's start).
-docstring_limit=0 (here and wherever gpaudit lambdifies): no str(expr) for a docstring nobody reads
-(slow for large expressions)."""
-
-
+# lambdify's modules=[np] (the module object) prints the same code as modules=["numpy"] and finds
+# the same numpy functions, without the `from numpy import *` that the string form runs once per
+# process (it loads numpy.f2py and numpy.testing: about 0.1 s of every run's start).
+# docstring_limit=0 (here and wherever gpaudit lambdifies): no str(expr) for a docstring nobody
+# reads (slow for large expressions).
 def to_numpy(expr, symbols):
     """f(X) for X of shape (n, d) -> array (n,), float64, errors silenced (screening only)."""
     body, dummies, values = _float_constants(expr)
-    fn0 = sp.lambdify(list(symbols) + dummies, body, modules=[np], docstring_limit=0)   # see NUMPY_NOTE
+    fn0 = sp.lambdify(list(symbols) + dummies, body, modules=[np], docstring_limit=0)   # see the note above
     const = not (expr.free_symbols & set(symbols))
 
     def fn(*cols):
