@@ -6,6 +6,7 @@ recomputed here is a real check of the tool.
 """
 
 import mpmath as mp
+import numpy as np
 
 DPS = 60   # every function works at 60 digits locally; nothing sets a global precision
 with mp.workdps(DPS):
@@ -139,3 +140,17 @@ def sigmoid_slope_max(x, alpha):
 def distance(x, xp, metric="l2"):
     d = [abs(a - b) for a, b in zip(x, xp)]
     return {"l1": mp.fsum(d), "linf": max(d), "l2": mp.sqrt(mp.fsum(v * v for v in d))}[metric]
+
+
+def pointwise_lipschitz(F, P, dist, block=400):
+    """L(z_i) = max_j |F_i - F_j| / dist(z_i, z_j) on a grid (Definition 9's inner supremum, by
+    brute force in float64): F the values at the grid points P, dist(A, P) the (len(A), len(P))
+    distances.  By blocks of rows, so that no len(P)^2 array is ever made."""
+    L = np.empty(len(P))
+    for i in range(0, len(P), block):
+        d = dist(P[i:i + block], P)
+        with np.errstate(all="ignore"):
+            q = np.abs(F[i:i + block, None] - F[None, :]) / d
+        q[d == 0] = 0
+        L[i:i + block] = q.max(axis=1)
+    return L

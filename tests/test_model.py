@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+import independent as ind
 from gpaudit.model.bounds import bounded_range_bound, threshold_bound, two_way_bound
 from gpaudit.model.lower import to_mpmath, to_numpy
 from gpaudit.model.mechanism import build_mechanism
@@ -21,13 +22,7 @@ def brute_force_ss(f, grid, xs, gamma, growth):
     """B*(x) = sup_z L(z) / g(|x - z|), L(z) = sup_w |f(w) - f(z)| / |w - z|, all on a grid (numpy)."""
     F = f(grid)
     P = grid
-    L = np.empty(len(P))
-    for i in range(0, len(P), 400):  # by blocks of rows: the same values, without 8001^2 arrays
-        d = np.sqrt(((P[i:i + 400, None, :] - P[None, :, :])**2).sum(-1))
-        with np.errstate(all="ignore"):
-            q = np.abs(F[i:i + 400, None] - F[None, :]) / d
-        q[d == 0] = 0
-        L[i:i + 400] = q.max(axis=1)
+    L = ind.pointwise_lipschitz(F, P, lambda A, Q: np.sqrt(((A[:, None, :] - Q[None, :, :])**2).sum(-1)))
     dx = np.sqrt(((xs[:, None, :] - P[None, :, :])**2).sum(-1))
     g = np.exp(gamma * dx) if growth == "exponential" else 1 + gamma * dx
     return (L[None, :] / g).max(axis=1)
