@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for kde-2d-student-t
 ; config: examples/kde-2d-student-t.yaml
 ; config-sha256: 10408b035d3dfc092e05f68e41e55284528e839ec7c4382668dc703b0b3ce738
-; code-sha256: d29f2ba1a15d061011da80370c571145de5700141ed68198a2d74717fa86e916
+; code-sha256: 12b5d7861a1509bd0559a929f7797a4245555a4dca9707b43173e7ae6534dbc6
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
