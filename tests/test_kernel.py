@@ -84,6 +84,48 @@ def test_solve_is_deterministic_with_a_work_budget():
     assert z3door.rlimit_of(1) == z3door.RLIMIT_PER_MS
 
 
+def test_claim_cases_split_only_the_one_negated_conjunction():
+    a, b, c = z3.Reals("a b c")
+    h = z3.And(a > 0, b > 0)
+    cases = z3door.claim_cases(z3.And(h, z3.Not(z3.And(a < 1, z3.And(b < 1, c < 1)))))
+    assert len(cases) == 3          # nested conjunctions of the claim are flattened
+    for case, part in zip(cases, [a < 1, b < 1, c < 1]):
+        assert z3door._conjuncts(case)[:2] == [a > 0, b > 0] and z3door._conjuncts(case)[2].eq(z3.Not(part))
+    # which negation is the claim is not known with two of them; a single inequality is one case
+    assert len(z3door.claim_cases(z3.And(z3.Not(z3.And(a < 1, b < 1)), z3.Not(z3.And(b < 2, c < 2))))) == 1
+    assert len(z3door.claim_cases(z3.And(h, z3.Not(a < 1)))) == 1
+    assert len(z3door.claim_cases(z3.Or(a < 1, b < 1))) == 1
+
+
+def _case_query(claim_b):
+    a, b = z3.Reals("a b")
+    # H: 0 < a < 1, 0 < b; claim: a < 1 and claim_b
+    return z3door.Query(z3.And(a > 0, a < 1, b > 0, z3.Not(z3.And(a < 1, claim_b(b)))), [], [])
+
+
+def test_a_claim_split_into_cases_is_unsat_only_when_every_case_is():
+    proved = z3door.solve(_case_query(lambda b: b > -1), 1000, use_cache=False)
+    assert proved.status == z3door.UNSAT and proved.cases == 2
+    # the second conjunct fails: sat, with a model of the whole formula (b >= 2 violates b < 2)
+    refuted = z3door.solve(_case_query(lambda b: b < 2), 1000, use_cache=False)
+    assert refuted.status == z3door.SAT and refuted.cases == 2
+    assert 0 < refuted.model["a"] < 1 and refuted.model["b"] >= 2
+
+
+def test_a_case_left_unknown_falls_back_to_the_whole_formula(monkeypatch):
+    real, calls = z3door.check_formula, []
+
+    def first_case_unknown(assertions, budget_ms, digits=None):
+        calls.append(len(calls))
+        if len(calls) == 1:
+            return z3.unknown, z3door._NotRun("a case out of steps"), 0.0
+        return real(assertions, budget_ms, digits)
+    monkeypatch.setattr(z3door, "check_formula", first_case_unknown)
+    ans = z3door.solve(_case_query(lambda b: b > -1), 1000, use_cache=False)
+    # the other case is not tried; the whole formula is decided in one call, and proved
+    assert calls == [0, 1] and ans.status == z3door.UNSAT and ans.cases == 1
+
+
 def test_long_numerals_shrink_the_step_budget():
     t = z3.Real("t")
     short = [t > z3.RealVal("1/3")]

@@ -435,6 +435,36 @@ class Answer:
     seconds: float = 0.0
     cached: bool = False
     reason: str = ""
+    cases: int = 1                # > 1: decided one conjunct of the claim at a time (claim_cases)
+
+
+def _conjuncts(e) -> list:
+    """The conjuncts of e, nested conjunctions flattened."""
+    return [c for a in e.children() for c in _conjuncts(a)] if z3.is_and(e) else [e]
+
+
+def claim_cases(formula) -> list:
+    """The cases of `formula` that z3 decides one at a time.
+
+    A query states the negation of a claim under hypotheses: H and not(C1 and ... and Ck), where a
+    claim about a dual norm or several alternatives is a conjunction.  The formula is then the
+    disjunction of the k cases "H and not Ci", so it is unsat exactly when every case is, and a
+    model of one case is a model of it.  One case at a time is often far easier for z3 (nlsat
+    works on all the polynomials of a formula at once).  The split is made only where the top level
+    has exactly one negated conjunction (k >= 2): with two, which one is the claim is not known.
+    Otherwise: [formula]."""
+    if not z3.is_bool(formula):
+        return [formula]
+    top = _conjuncts(formula)
+    negated = [i for i, c in enumerate(top) if z3.is_not(c) and z3.is_and(c.arg(0))]
+    if len(negated) != 1:
+        return [formula]
+    i = negated[0]
+    parts = _conjuncts(top[i].arg(0))
+    if len(parts) < 2:
+        return [formula]
+    rest = top[:i] + top[i + 1:]
+    return [z3.And(*rest, z3.Not(p)) if rest else z3.Not(p) for p in parts]
 
 
 def _cache_dir() -> Path | None:
@@ -450,7 +480,7 @@ def _cache_dir() -> Path | None:
 
 
 def cache_key(query_text: str, budget_ms: int) -> str:
-    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v4 real-assertions\n{query_text}"
+    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v5 real-assertions\n{query_text}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -562,21 +592,21 @@ def _solve(q: Query, budget_ms: int, want_model, use_cache) -> Answer:
             # charged what it cost, and used only where the budget would have let z3 find it
             if rec.get("status") == UNSAT and rec.get("key") == key and steps >= 0 and (left is None or steps <= left):
                 charge(steps)
-                return Answer(UNSAT, cached=True, reason="from the proof cache")
+                return Answer(UNSAT, cached=True, reason="from the proof cache", cases=max(1, int(rec.get("cases", 1))))
         except (OSError, ValueError, TypeError):
             pass
     before = WORK.spent
-    r, s, dt = check_formula(list(q.facts) + [q.formula], budget_ms, q.digits)
+    r, s, dt, cases = _decide(q, budget_ms)
     if r == z3.unsat:
         if cdir is not None:
             try:
                 tmp = cdir / f"{key}.tmp{os.getpid()}"
                 tmp.write_text(json.dumps({"key": key, "status": UNSAT, "z3": z3_version(),
-                                           "steps": WORK.spent - before}))
+                                           "steps": WORK.spent - before, "cases": cases}))
                 tmp.replace(cdir / f"{key}.json")
             except OSError:
                 pass
-        return Answer(UNSAT, seconds=dt)
+        return Answer(UNSAT, seconds=dt, cases=cases)
     if r == z3.sat:
         m = s.model()
         model = {}
@@ -588,9 +618,31 @@ def _solve(q: Query, budget_ms: int, want_model, use_cache) -> Answer:
         for name in want_model:
             if name not in model:
                 model[name] = Fraction(0)
-        return Answer(SAT, model=model, seconds=dt)
+        return Answer(SAT, model=model, seconds=dt, cases=cases)
     try:
         why = s.reason_unknown()
     except z3.Z3Exception:
         why = "z3 exception"
     return Answer(UNKNOWN, seconds=dt, reason=why)
+
+
+def _decide(q: Query, budget_ms: int):
+    """(z3 result, solver, seconds, cases) of q: case by case where claim_cases splits it, each
+    case with the call's whole step budget (unsat when every case is; sat at the first case that
+    is); where a case comes back unknown, the whole formula is decided as one call, as it would be
+    unsplit (so the split never loses an answer the whole call would give within its budget)."""
+    facts = list(q.facts)
+    cases = claim_cases(q.formula)
+    spent = 0.0
+    if len(cases) > 1:
+        for c in cases:
+            r, s, dt = check_formula(facts + [c], budget_ms, q.digits)
+            spent += dt
+            if r == z3.sat:
+                return r, s, spent, len(cases)
+            if r != z3.unsat:
+                break
+        else:
+            return z3.unsat, s, spent, len(cases)
+    r, s, dt = check_formula(facts + [q.formula], budget_ms, q.digits)
+    return r, s, spent + dt, 1

@@ -42,6 +42,7 @@ class Record:
     seconds: float = 0.0
     cached: bool = False
     decisive: bool = True
+    cases: int = 1       # > 1: z3 decided the block one conjunct of the claim at a time
 
     def to_json(self):
         o = self.obligation
@@ -119,6 +120,8 @@ class Prover:
         if ans.status == zb.SAT:
             self.sat_points.append(self._model_point(ans))
         method = "z3 unsat" if ans.status == zb.UNSAT else f"z3 {ans.status}"
+        if ans.cases > 1:
+            method += f" ({ans.cases} cases, one conjunct of the claim each)"
         if ans.status == zb.UNKNOWN:
             enc = arbbox.try_close(o, self.syms, self.params, timeout or self.timeout, self.centre)
             if enc is not None and enc.proved:
@@ -126,7 +129,7 @@ class Prover:
                 return zb.Answer(zb.UNSAT, seconds=ans.seconds + enc.seconds, reason=enc.method)
             if enc is not None:
                 method += f"; {enc.method}"
-        self.records.append(Record(o, ans.status, method, ans.seconds, ans.cached, decisive))
+        self.records.append(Record(o, ans.status, method, ans.seconds, ans.cached, decisive, ans.cases))
         return ans
 
     # -- screening ------------------------------------------------------------------------
