@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-count3-l1
 ; config: examples/laud-thm3-count3-l1.yaml
 ; config-sha256: d4c8051b7ac0522e9d713c321116635582d8acf9f73a09ae3a2a48cd9efbaafc
-; code-sha256: 12b5d7861a1509bd0559a929f7797a4245555a4dca9707b43173e7ae6534dbc6
+; code-sha256: be17c553140f7627dee10f98b5e237b5782b7758f3b91a5b87e2ed91b2facb4a
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -104,6 +104,7 @@
 ; obligation 2: condition=cover region=f1.B1.m1 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m1 (l1 metric)
 (push)
+; z3 decided this block as 3 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -409,6 +410,7 @@
 ; obligation 5: condition=cover region=f1.B1.m2 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m2 (l1 metric)
 (push)
+; z3 decided this block as 3 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun exp_2 () Real)
@@ -714,6 +716,7 @@
 ; obligation 8: condition=cover region=f1.B1.m3 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m3 (l1 metric)
 (push)
+; z3 decided this block as 3 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x3 () Real)
 (declare-fun exp_2 () Real)

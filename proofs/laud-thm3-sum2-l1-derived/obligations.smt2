@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-sum2-l1-derived
 ; config: examples/laud-thm3-sum2-l1-derived.yaml
 ; config-sha256: 11a17af6070ac3525a84dfcf73c277925e54754edec57b03428654794ac1864d
-; code-sha256: 12b5d7861a1509bd0559a929f7797a4245555a4dca9707b43173e7ae6534dbc6
+; code-sha256: be17c553140f7627dee10f98b5e237b5782b7758f3b91a5b87e2ed91b2facb4a
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -79,6 +79,7 @@
 ; obligation 2: condition=cover region=f1.B1.m1 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m1 (l1 metric)
 (push)
+; z3 decided this block as 3 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -294,6 +295,7 @@
 ; obligation 5: condition=cover region=f1.B1.m2 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m2 (l1 metric)
 (push)
+; z3 decided this block as 3 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x3 () Real)
 (declare-fun exp_2 () Real)
@@ -507,6 +509,7 @@
 ; obligation 8: condition=cover region=f1.B1.m3 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m3 (l1 metric)
 (push)
+; z3 decided this block as 4 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun x2 () Real)
@@ -588,6 +591,7 @@
 ; obligation 9: condition=smooth region=f1.B1.m3 answer=unsat
 ; claim: ||grad ln B||_* <= 1/8 on f1.B1.m3 (l1 metric)
 (push)
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun x2 () Real)
@@ -743,6 +747,7 @@
 ; obligation 11: condition=cover region=f1.B1.m4 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m4 (l1 metric)
 (push)
+; z3 decided this block as 4 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x3 () Real)
 (declare-fun x4 () Real)
@@ -824,6 +829,7 @@
 ; obligation 12: condition=smooth region=f1.B1.m4 answer=unsat
 ; claim: ||grad ln B||_* <= 1/8 on f1.B1.m4 (l1 metric)
 (push)
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x3 () Real)
 (declare-fun x4 () Real)
