@@ -46,6 +46,7 @@ def _squash(s):
     return re.sub(r"\s+", " ", s).strip()
 
 
+@pytest.mark.slow  # the whole paper's claims (about 8 s), read by these tests
 def test_every_claim_has_quote_reading_method_and_grade(results):
     assert len(results) == sum(c.paper == "laud" for c in REGISTRY) >= 23
     for cid, r in results.items():
@@ -70,6 +71,7 @@ def test_quotes_are_verbatim():
                 assert _squash(line) in text, (c.claim_id, line[:80])
 
 
+@pytest.mark.slow
 def test_restatements_are_labelled(results):
     assert results["Theorem 1 (restated from NRS)"].restated_from and "Nissim" in results["Theorem 1 (restated from NRS)"].restated_from
     assert results["Fact 12 (smooth upper bound, as printed)"].restated_from
@@ -112,11 +114,13 @@ EXPECTED = {
 }
 
 
+@pytest.mark.slow
 def test_expected_verdicts_and_severities(results):
     for cid, (v, sev) in EXPECTED.items():
         assert (results[cid].verdict, results[cid].severity) == (v, sev), (cid, results[cid].evidence)
 
 
+@pytest.mark.slow
 def test_strengthened_checks_are_proofs(results):
     for cid in ("Lemma 7", "Lemma 8", "Lemma 19", "Lemma 20", "Table 2 (univariate rows)",
                 "App. C.8 (tauoid derivative and DS bound)"):
@@ -272,11 +276,13 @@ RECHECK = {
 }
 
 
+@pytest.mark.slow
 def test_every_refutation_is_rechecked(results):
     refuted = {("laud", cid) for cid, r in results.items() if r.verdict == "refuted"}
     assert refuted <= set(RECHECK), refuted - set(RECHECK)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(RECHECK))
 def test_witness_recomputed(results, key):
     r = results[key[1]]

@@ -45,6 +45,7 @@ def _norm(s):
     return re.sub(r"\s+", " ", s).strip()
 
 
+@pytest.mark.slow  # the whole paper's claims (about 7 s), read by these tests
 def test_quotes_are_verbatim_and_complete(results):
     text = _norm(PAPER.read_text()) if PAPER.exists() else None
     for cid, r in results.items():
@@ -77,6 +78,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.slow
 def test_expected_verdicts_and_severities(results):
     assert set(results) == set(EXPECTED)
     for cid, (v, sev) in EXPECTED.items():
@@ -171,11 +173,13 @@ _ALL.update({("polyplace", "Lemma 13"): rc_lemma13, ("polyplace", "Lemma 13 (pro
              ("polyplace", "Lemma 9 (proof, bound on lambda_s)"): rc_lemma9, ("polyplace", "Claim 18 (std and range)"): rc_claim18})
 
 
+@pytest.mark.slow
 def test_every_refutation_rechecked_here(results):
     refuted = {("polyplace", c) for c, r in results.items() if r.verdict == "refuted"}
     assert refuted == set(_ALL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(_ALL))
 def test_witness_recomputed(results, key):
     r = results[key[1]]

@@ -169,6 +169,7 @@ sys.exit(1 if failed else 0)
 """
 
 
+@pytest.mark.slow  # a fresh interpreter per module
 def test_every_module_imports_first():
     """No module works only after another was imported: each one, imported with no gpaudit module
     loaded yet (in a separate interpreter; the third-party modules stay loaded, for speed), loads."""

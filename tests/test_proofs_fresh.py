@@ -73,6 +73,7 @@ def test_proofs_present_and_pinned(path):
     _artifacts(path)
 
 
+@pytest.mark.slow  # z3 re-decides every recorded block as one formula (about 20 s)
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
 def test_valid_obligations_recheck_unsat(path):
     text = _artifacts(path)
@@ -85,6 +86,7 @@ def test_valid_obligations_recheck_unsat(path):
         assert _unsat(smt), f"obligation {num} ({cond} on {region}) is not unsat"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.stem)
 def test_broken_recorded_proofs_recheck_unsat(path):
     """The parts of a broken configuration that were proved stay proved."""

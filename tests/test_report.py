@@ -154,6 +154,7 @@ def test_console_check_catches_a_bad_page(tmp_path):
     assert console_messages(proc.stderr), "the console check must be able to fail"
 
 
+@pytest.mark.slow  # a headless browser per page
 @pytest.mark.parametrize("which", ["refuted", "certified"])
 def test_html_report_renders_in_chromium(which, request, tmp_path):
     exe = _chromium()
