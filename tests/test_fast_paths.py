@@ -158,6 +158,30 @@ def test_numeric_table_cache_equals_a_fresh_computation(tmp_path, monkeypatch):
     assert calls  # computed, not loaded
 
 
+@pytest.mark.parametrize("kind", ["euclidean", "l1", "linf", "l2-weighted"])
+@pytest.mark.parametrize("d", [1, 2, 3, 7, 9])
+def test_pairwise_distances_by_coordinate_equal_the_difference_array(kind, d):
+    """The numeric smooth sensitivity's pairwise distances, taken coordinate by coordinate, are
+    the values of the (n, G, d) difference-array form, bit for bit (NaN, inf and extreme scales)."""
+    from types import SimpleNamespace
+
+    from gpaudit.model.numeric_ss import _pdist, _pdist_pairs
+    rng = np.random.default_rng(d)
+    A = rng.normal(size=(40, d)) * np.exp(rng.normal(size=(40, d)) * 20)
+    P = rng.normal(size=(60, d)) * np.exp(rng.normal(size=(60, d)) * 20)
+    A[3, 0], P[5, -1] = np.nan, np.inf
+    w = rng.uniform(0.1, 3, d)
+    metric = {"euclidean": None, "l1": SimpleNamespace(euclidean=False, kind="l1", w_np=w),
+              "linf": SimpleNamespace(euclidean=False, kind="linf", w_np=w),
+              "l2-weighted": SimpleNamespace(euclidean=False, kind="l2", w_np=w)}[kind]
+    for unit in (1.0, 3.7e-200, 1e200):
+        with np.errstate(all="ignore"):
+            ref = _pdist(A[:, None, :] - P[None, :, :], unit, metric)
+            got = _pdist_pairs(A, P, unit, metric)
+        assert got.shape == ref.shape == (40, 60)
+        assert np.array_equal(got, ref, equal_nan=True)
+
+
 def test_a_skipped_proof_stage_is_no_lost_bound_for_the_baseline(tmp_path):
     """A baseline written with every stage (a refuted file with its certified bound) does not make
     the fast path's result a regression; a bound that really disappears still is one."""

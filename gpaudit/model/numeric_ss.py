@@ -50,6 +50,37 @@ def _pdist(D, unit, metric=None):
     return unit * np.sqrt(((V / unit)**2).sum(-1))
 
 
+def _pdist_pairs(A, P, unit, metric=None):
+    """_pdist(A[:, None, :] - P[None, :, :]) without the (n, G, d) difference array: coordinate by
+    coordinate, with the same operations on every entry in the same order (a sum of fewer than 8
+    terms is accumulated from 0 in order, as numpy's reduction does), so the values are identical.
+    Three (n, G) arrays instead of about 3d: several times faster for large blocks."""
+    d = A.shape[1]
+    if d >= 8:   # numpy's pairwise summation groups 8 or more terms differently
+        return _pdist(A[:, None, :] - P[None, :, :], unit, metric)
+    plain = metric is None or metric.euclidean
+    acc = None
+    for k in range(d):
+        t = A[:, k, None] - P[None, :, k]
+        if plain:
+            t /= unit
+            t *= t
+        else:
+            np.abs(t, out=t)
+            t *= metric.w_np[k]
+            if metric.kind == "linf":
+                acc = t if acc is None else np.maximum(acc, t, out=acc)
+                continue
+            if metric.kind != "l1":
+                t /= unit
+                t *= t
+        acc = t if acc is None else np.add(acc, t, out=acc)
+    if plain or metric.kind not in ("l1", "linf"):
+        np.sqrt(acc, out=acc)
+        acc *= unit
+    return acc
+
+
 def _rows_per_block(G: int, d: int, cap: int) -> int:
     """Rows of a (rows, G, d) pairwise block that keep it under BLOCK_ENTRIES entries."""
     return int(max(1, min(cap, BLOCK_ENTRIES // max(1, G * max(d, 1)))))
@@ -64,7 +95,7 @@ def _pairwise_lipschitz(F, P, Lambda, chunk=512, unit=1.0, metric=None):
     L = np.zeros(G)
     chunk = _rows_per_block(G, P.shape[1], chunk)
     for s in range(0, G, chunk):
-        d = _pdist(P[s:s + chunk, None, :] - P[None, :, :], unit, metric)
+        d = _pdist_pairs(P[s:s + chunk], P, unit, metric)
         with np.errstate(divide="ignore", invalid="ignore"):
             q = np.abs(F[None, :] - F[s:s + chunk, None]) / d
         q[(d == 0) | (d > Lambda) | ~np.isfinite(q)] = 0.0
@@ -127,7 +158,7 @@ def _dominant(P, L, gamma, growth, unit, block=256, metric=None):
             dom = np.zeros(len(idx), bool)
             for r in range(0, len(idx), rows):
                 sub = idx[r:r + rows]
-                dist = _pdist(P[sub, None, :] - P[None, keep, :], unit, metric)
+                dist = _pdist_pairs(P[sub], P[keep], unit, metric)
                 dom[r:r + rows] = (L[None, keep] / growth_np(growth, gamma, dist)).max(axis=1) >= L[sub]
             idx = idx[~dom]
         # within the block, in order
@@ -211,7 +242,7 @@ class GridSmoothSensitivity:
             return out
         chunk = _rows_per_block(len(P), X.shape[1], chunk)
         for s in range(0, X.shape[0], chunk):
-            d = _pdist(X[s:s + chunk, None, :] - P[None, :, :], self.unit, self.metric)
+            d = _pdist_pairs(X[s:s + chunk], P, self.unit, self.metric)
             out[s:s + chunk] = (L[None, :] / growth_np(self.growth, self.gamma, d)).max(axis=1)
         out[~self.inside(X)] = np.nan
         return out
