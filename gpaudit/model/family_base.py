@@ -39,6 +39,7 @@ import dataclasses
 import math
 import numbers
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import ClassVar
 
@@ -444,9 +445,10 @@ class NoiseFamily:
                 out = np.where(x >= b, prog.np(x), out)
         return out
 
-    @property
+    @cached_property
     def _log_c_np(self) -> float:
-        """ln c in float64 (computed once per family instance at 30 digits)."""
+        """ln c in float64 (computed once per family instance at 30 digits; every float64 density
+        evaluation reads it).  A float in the instance's dict: a pickled family carries it."""
         return float(self.derived.log_norm.np(np.zeros(())))
 
     # -- any backend, one piece ----------------------------------------------------------------
