@@ -126,6 +126,37 @@ def test_a_case_left_unknown_falls_back_to_the_whole_formula(monkeypatch):
     assert calls == [0, 1] and ans.status == z3door.UNSAT and ans.cases == 1
 
 
+def test_region_cases_split_only_the_one_disjunction():
+    a, b = z3.Reals("a b")
+    f = z3.And(a > 0, z3.Or(b < 1, z3.And(b > 2, b < 3), b > 5), a < b)
+    cases = z3door.region_cases(f)
+    assert len(cases) == 3
+    for case, part in zip(cases, [b < 1, z3.And(b > 2, b < 3), b > 5]):
+        top = z3door._conjuncts(case)
+        assert top[0].eq(a > 0) and top[1].eq(a < b) and z3door._conjuncts(part)[-1].eq(top[-1])
+    assert len(z3door.region_cases(z3.And(z3.Or(a < 1, a > 2), z3.Or(b < 1, b > 2)))) == 1
+    assert len(z3door.region_cases(z3.And(a > 0, b > 0))) == 1
+
+
+def _region_query(upper):
+    a, b = z3.Reals("a b")
+    # the region: a < -1 or a > 1; the claim a^2 > upper (negated)
+    return z3door.Query(z3.And(z3.Or(a < -1, a > 1), b == a * a, z3.Not(b > upper)), [], [])
+
+
+def test_a_region_split_into_cases_is_unsat_only_when_every_case_is(monkeypatch):
+    proved = z3door.solve(_region_query(1), 1000, use_cache=False)
+    assert proved.status == z3door.UNSAT and proved.cases == 2 and proved.split == "region"
+    refuted = z3door.solve(_region_query(4), 1000, use_cache=False)   # a = -1.5: a^2 = 2.25 <= 4
+    assert refuted.status == z3door.SAT and refuted.split == "region"
+    m = refuted.model
+    assert (m["a"] < -1 or m["a"] > 1) and m["b"] == m["a"] ** 2 and not m["b"] > 4
+    # the cases share REGION_CASE_STEPS: out of them, the whole formula is decided as one call
+    monkeypatch.setattr(z3door, "REGION_CASE_STEPS", 1)
+    whole = z3door.solve(_region_query(1), 1000, use_cache=False)
+    assert whole.status == z3door.UNSAT and whole.cases == 1 and whole.split == ""
+
+
 def test_long_numerals_shrink_the_step_budget():
     t = z3.Real("t")
     short = [t > z3.RealVal("1/3")]

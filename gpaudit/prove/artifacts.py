@@ -61,9 +61,12 @@ def smt2_text(mech, outcome, root=".") -> str:
             lines.append("")
             continue
         lines.append("(push)")
-        if r.cases > 1:
+        if r.cases > 1 and r.split == "claim":
             lines.append(f"; z3 decided this block as {r.cases} cases, the same hypotheses with one conjunct of the "
                          "claim negated in each: the block is unsat exactly when every case is")
+        elif r.cases > 1:
+            lines.append(f"; z3 decided this block as {r.cases} cases, one disjunct of its region (the disjunction "
+                         "among its conjuncts) in each: the block is unsat exactly when every case is")
         lines.append(o.smt2.rstrip())
         lines.append("(check-sat)")
         lines.append("(pop)")

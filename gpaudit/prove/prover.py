@@ -33,6 +33,9 @@ class RegionRate:
     c: sp.Expr      # certified upper bound of sup_R |grad ln B| (exact)
 
 
+SPLIT_TEXT = {"claim": "one conjunct of the claim", "region": "one disjunct of the region"}
+
+
 @dataclass
 class Record:
     """One discharged obligation (what the artifacts print)."""
@@ -42,7 +45,8 @@ class Record:
     seconds: float = 0.0
     cached: bool = False
     decisive: bool = True
-    cases: int = 1       # > 1: z3 decided the block one conjunct of the claim at a time
+    cases: int = 1       # > 1: z3 decided the block case by case (zb.Answer.split says how)
+    split: str = ""
 
     def to_json(self):
         o = self.obligation
@@ -121,7 +125,7 @@ class Prover:
             self.sat_points.append(self._model_point(ans))
         method = "z3 unsat" if ans.status == zb.UNSAT else f"z3 {ans.status}"
         if ans.cases > 1:
-            method += f" ({ans.cases} cases, one conjunct of the claim each)"
+            method += f" ({ans.cases} cases, {SPLIT_TEXT[ans.split]} each)"
         if ans.status == zb.UNKNOWN:
             enc = arbbox.try_close(o, self.syms, self.params, timeout or self.timeout, self.centre)
             if enc is not None and enc.proved:
@@ -129,7 +133,7 @@ class Prover:
                 return zb.Answer(zb.UNSAT, seconds=ans.seconds + enc.seconds, reason=enc.method)
             if enc is not None:
                 method += f"; {enc.method}"
-        self.records.append(Record(o, ans.status, method, ans.seconds, ans.cached, decisive, ans.cases))
+        self.records.append(Record(o, ans.status, method, ans.seconds, ans.cached, decisive, ans.cases, ans.split))
         return ans
 
     # -- screening ------------------------------------------------------------------------
