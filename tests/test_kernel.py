@@ -2,6 +2,7 @@
 import contract that keeps the certified verdict inside the kernel."""
 
 import ast
+import json
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -155,6 +156,24 @@ def test_a_region_split_into_cases_is_unsat_only_when_every_case_is(monkeypatch)
     monkeypatch.setattr(z3door, "REGION_CASE_STEPS", 1)
     whole = z3door.solve(_region_query(1), 1000, use_cache=False)
     assert whole.status == z3door.UNSAT and whole.cases == 1 and whole.split == ""
+
+
+def test_a_cached_answer_keeps_how_it_was_split(tmp_path, monkeypatch):
+    monkeypatch.setattr(z3door, "_CACHE_ON", True)
+    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    first = z3door.solve(_case_query(lambda b: b > -1), 1000)
+    again = z3door.solve(_case_query(lambda b: b > -1), 1000)
+    assert not first.cached and again.cached
+    assert (again.status, again.cases, again.split) == (first.status, first.cases, first.split) == (z3door.UNSAT, 2, "claim")
+    # a record written without the split's kind (an older format) still gives a usable answer
+    (rec_path,) = (tmp_path / "proofs").glob("*.json")
+    rec = json.loads(rec_path.read_text())
+    del rec["split"]
+    rec_path.write_text(json.dumps(rec))
+    old = z3door.solve(_case_query(lambda b: b > -1), 1000)
+    assert old.cached and old.status == z3door.UNSAT and old.split == ""
 
 
 def test_long_numerals_shrink_the_step_budget():

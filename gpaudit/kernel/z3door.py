@@ -481,7 +481,7 @@ def _cache_dir() -> Path | None:
 
 
 def cache_key(query_text: str, budget_ms: int) -> str:
-    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v5 real-assertions\n{query_text}"
+    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v6 real-assertions\n{query_text}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -125,7 +125,7 @@ class Prover:
             self.sat_points.append(self._model_point(ans))
         method = "z3 unsat" if ans.status == zb.UNSAT else f"z3 {ans.status}"
         if ans.cases > 1:
-            method += f" ({ans.cases} cases, {SPLIT_TEXT[ans.split]} each)"
+            method += f" ({ans.cases} cases, {SPLIT_TEXT.get(ans.split, 'one case of it')} each)"
         if ans.status == zb.UNKNOWN:
             enc = arbbox.try_close(o, self.syms, self.params, timeout or self.timeout, self.centre)
             if enc is not None and enc.proved:
