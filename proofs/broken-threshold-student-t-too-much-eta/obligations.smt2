@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-student-t-too-much-eta
 ; config: examples/broken/threshold-student-t-too-much-eta.yaml
 ; config-sha256: 2f233fede0d886d1d6d8c379ff7201cdcf59b112a3532310990ca7d098cba9c0
-; code-sha256: 5a0d5a8712525191d426b132d77c8476b0dd4142bd1a90662ab070afb5d55921
+; code-sha256: edf913033d6e87de54dcaf93183565775af02f506f39d2f3b74fb86c3bec181e
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

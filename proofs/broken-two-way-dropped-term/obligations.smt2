@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-two-way-dropped-term
 ; config: examples/broken/two-way-dropped-term.yaml
 ; config-sha256: f1d006ff5cb5ac040c5b4a2cf0359a5e3cc292d1180eca62858f44f72ecca76b
-; code-sha256: 5a0d5a8712525191d426b132d77c8476b0dd4142bd1a90662ab070afb5d55921
+; code-sha256: edf913033d6e87de54dcaf93183565775af02f506f39d2f3b74fb86c3bec181e
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -45,6 +45,7 @@
 ; obligation 3: condition=defined region=B3 answer=unsat
 ; claim: B piece 3 is defined on its closure: Ne(x2 - 7/4, 0)
 (push)
+; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -69,6 +70,7 @@
 ; obligation 4: condition=defined region=B4 answer=unsat
 ; claim: B piece 4 is defined on its closure: Ne(-sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) + sqrt(2)/4 + 1/2, 0)
 (push)
+; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -102,6 +104,7 @@
 ; obligation 5: condition=defined region=B5 answer=unsat
 ; claim: B piece 5 is defined on its closure: Ne(5/4 - x1, 0)
 (push)
+; z3 decided this block as 4 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -152,6 +155,7 @@
 ; obligation 6: condition=defined region=B6 answer=unsat
 ; claim: B piece 6 is defined on its closure: Ne(9/4 - x2, 0)
 (push)
+; z3 decided this block as 12 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -272,6 +276,7 @@
 ; obligation 7: condition=defined region=B7 answer=unsat
 ; claim: B piece 7 is defined on its closure: Ne(sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) - sqrt(2)/4, 0)
 (push)
+; z3 decided this block as 32 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-count3-l1
 ; config: examples/laud-thm3-count3-l1.yaml
 ; config-sha256: d4c8051b7ac0522e9d713c321116635582d8acf9f73a09ae3a2a48cd9efbaafc
-; code-sha256: 5a0d5a8712525191d426b132d77c8476b0dd4142bd1a90662ab070afb5d55921
+; code-sha256: edf913033d6e87de54dcaf93183565775af02f506f39d2f3b74fb86c3bec181e
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -928,6 +928,7 @@
 ; obligation 10: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -1027,6 +1028,7 @@
 ; obligation 11: condition=cover region=f1.B1.m= answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m= (l1 metric)
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -1153,6 +1155,7 @@
 ; obligation 12: condition=smooth region=f1.B1.m= answer=unsat
 ; claim: ||grad ln B||_* <= 1/100 on f1.B1.m= (l1 metric)
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)

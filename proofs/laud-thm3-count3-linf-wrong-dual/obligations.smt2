@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-count3-linf-wrong-dual
 ; config: examples/broken/laud-thm3-count3-linf-wrong-dual.yaml
 ; config-sha256: 58972c260693bcd71dbca8977aee6194bc4b43825358c6b23dae574653cbbbe4
-; code-sha256: 5a0d5a8712525191d426b132d77c8476b0dd4142bd1a90662ab070afb5d55921
+; code-sha256: edf913033d6e87de54dcaf93183565775af02f506f39d2f3b74fb86c3bec181e
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -898,6 +898,7 @@
 ; obligation 10: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -997,6 +998,7 @@
 ; obligation 11: condition=cover region=f1.B1.m= answer=sat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m= (linf metric)
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -1102,6 +1104,7 @@
 ; obligation 12: condition=smooth region=f1.B1.m= answer=unsat
 ; claim: ||grad ln B||_* <= 1/100 on f1.B1.m= (linf metric)
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-sum2-l1-derived
 ; config: examples/laud-thm3-sum2-l1-derived.yaml
 ; config-sha256: 11a17af6070ac3525a84dfcf73c277925e54754edec57b03428654794ac1864d
-; code-sha256: 5a0d5a8712525191d426b132d77c8476b0dd4142bd1a90662ab070afb5d55921
+; code-sha256: edf913033d6e87de54dcaf93183565775af02f506f39d2f3b74fb86c3bec181e
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -918,6 +918,7 @@
 ; obligation 13: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
+; z3 decided this block as 6 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -1009,6 +1010,7 @@
 ; obligation 14: condition=cover region=f1.B1.m= answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m= (l1 metric)
 (push)
+; z3 decided this block as 6 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
