@@ -68,3 +68,22 @@ def test_a_candidate_that_rounds_up_to_the_requirement_is_not_tried_twice(monkey
     status, bound, _ = P.rate(leaf, "smooth")
     assert status == "certified" and bound == sp.Rational(1, 8)
     assert asked == [None]                     # one call, at the obligation's own budget
+
+
+def test_a_condition_is_evaluated_atom_by_atom_as_the_whole_formula_would_be():
+    """holds_np combines And, Or and Not from its atoms' masks (each atom lambdified once, shared
+    by the regions): the same mask as the lambdified formula; the sample screen refuses an atom
+    that is not a condition."""
+    import numpy as np
+
+    from gpaudit.prove import regions as rg
+    x1, x2 = SYMS[:2]
+    X = np.random.default_rng(0).normal(size=(2000, 2)) * 3
+    conds = [sp.And(x1 > 1, sp.Or(x2 < 0, x1 >= 2)), sp.Or(x1**2 + x2**2 < 4, sp.Eq(x1, x2)),
+             sp.Not(sp.And(x1 > 0, x2 > 0)), sp.And(x1 > sp.log(x2), sp.Not(x2 > 1)), sp.true]
+    for c in conds:
+        with np.errstate(all="ignore"):
+            whole = np.broadcast_to(np.asarray(sp.lambdify((x1, x2), c, modules=[np])(X[:, 0], X[:, 1]), bool), (2000,))
+            assert np.array_equal(rg.holds_np(c, (x1, x2), X), whole), c
+    assert rg._eval_mask((x1, x2), sp.And(x1 > 0, x2 > 0)) is not None
+    assert rg._eval_mask((x1, x2), x1 + x2) is None                                      # not a condition

@@ -266,16 +266,11 @@ def _sample_mask(syms, c):
 
 def _eval_mask(syms, c):
     X = _samples(len(syms))
-    try:
-        fn = _lambdify(syms, c)
-    except Exception:  # noqa: BLE001 - no float form: let z3 decide
-        return None
     with np.errstate(all="ignore"):
         try:
-            m = np.broadcast_to(np.asarray(fn(*[X[:, i] for i in range(len(syms))])), (len(X),))
-        except Exception:  # noqa: BLE001 - a float evaluation that fails decides nothing
+            return _holds(c, tuple(syms), [X[:, i] for i in range(len(syms))], len(X), strict=True)
+        except Exception:  # noqa: BLE001 - no float form, a failed evaluation, not a condition: let z3 decide
             return None
-    return m if m.dtype == bool else None
 
 
 def z3_true():
@@ -424,14 +419,30 @@ def member_mask(conds, syms, X) -> np.ndarray:
 
 
 def holds_np(cond, syms, X) -> np.ndarray:
-    """Where the sympy condition holds at the rows of X (False where it cannot be evaluated)."""
-    fn = _lambdify(syms, cond)
+    """Where the sympy condition holds at the rows of X (False everywhere if some part of it
+    cannot be evaluated).  And, Or and Not are combined here from their atoms' masks, each atom
+    lambdified once (the regions' conditions share their atoms), as the lambdified formula would
+    combine them."""
+    cols = [X[:, i] for i in range(X.shape[1])]
     with np.errstate(all="ignore"):
         try:
-            m = fn(*[X[:, i] for i in range(X.shape[1])])
+            return _holds(cond, tuple(syms), cols, len(X)).copy()
         except (TypeError, ValueError, ZeroDivisionError):
             return np.zeros(len(X), bool)
-    return np.broadcast_to(np.asarray(m, bool), (len(X),)).copy()
+
+
+def _holds(cond, syms, cols, n, strict=False):
+    """The mask of cond at the columns cols (n rows); strict: an atom whose value is not boolean
+    raises ValueError (instead of being read as a truth value)."""
+    if isinstance(cond, (sp.And, sp.Or)):
+        masks = [_holds(a, syms, cols, n, strict) for a in cond.args]
+        return (np.logical_and if isinstance(cond, sp.And) else np.logical_or).reduce(masks)
+    if isinstance(cond, sp.Not):
+        return ~_holds(cond.args[0], syms, cols, n, strict)
+    m = np.asarray(_lambdify(syms, cond)(*cols))
+    if strict and m.dtype != bool:
+        raise ValueError(f"not a condition: {cond}")
+    return np.broadcast_to(np.asarray(m, bool), (n,))
 
 
 def eval_np(expr, syms, X) -> np.ndarray:
