@@ -680,12 +680,14 @@ def _decide(q: Query, budget_ms: int):
         cases, left = region_cases(q.formula), REGION_CASE_STEPS
         if len(cases) > 1:
             for c in cases:
+                if left < 1:
+                    break
                 r, s, dt = check_formula(facts + [c], budget_ms, q.digits, max_steps=left)
                 spent += dt
                 left -= _steps_used(s) if not isinstance(s, _NotRun) else 0
                 if r == z3.sat:
                     return r, s, spent, len(cases), "region"
-                if r != z3.unsat or left < 1:
+                if r != z3.unsat:
                     break
             else:
                 return z3.unsat, s, spent, len(cases), "region"
