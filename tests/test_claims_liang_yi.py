@@ -345,6 +345,7 @@ def test_with_model_fails_closed():
     assert refuted.verdict == "refuted" and "MODEL DIFFERS" in refuted.evidence
 
 
+@pytest.mark.slow  # runs every model closed-form claim of the paper
 def test_model_closed_form_claims_name_the_model():
     for cid, fn in (("Lemma 4.1", "threshold_bound"), ("App. C.3 (bounded range)", "bounded_range_bound"),
                     ("Lemma 4.3", "two_way_bound")):

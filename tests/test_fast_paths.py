@@ -230,7 +230,7 @@ def test_the_console_script_flushes_everything_before_it_exits(tmp_path):
     assert "Traceback" not in out.stderr
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])   # -j 2: two worker processes
 def test_a_reader_that_leaves_early_is_one_line_and_exit_3(jobs):
     """`gpaudit check a b | head -1`: no 'internal error', no traceback; exit 3 (not every result
     was written, so a gate cannot pass).  Here the reader leaves before the first line, so the

@@ -3,6 +3,8 @@ decimal that reads back to it, marked binary64; a missing bound is said in words
 
 from pathlib import Path
 
+import pytest
+
 from gpaudit.cli import summary_line
 from gpaudit.kernel.numbers import readable_exact
 from gpaudit.report.junit import _summary
@@ -34,6 +36,7 @@ def test_summary_lines_read_well():
     assert "no certified bound" in text and "None" not in text and "0.1 (binary64)" in text
 
 
+@pytest.mark.slow  # a full report run over several configurations
 def test_report_exits_with_the_worst_verdict(tmp_path):
     from gpaudit.cli import main
     broken = ROOT / "examples" / "broken" / "threshold-laplace-small-constant.yaml"
