@@ -116,11 +116,11 @@ def test_a_claim_split_into_cases_is_unsat_only_when_every_case_is():
 def test_a_case_left_unknown_falls_back_to_the_whole_formula(monkeypatch):
     real, calls = z3door.check_formula, []
 
-    def first_case_unknown(assertions, budget_ms, digits=None):
+    def first_case_unknown(assertions, budget_ms, digits=None, max_steps=None):
         calls.append(len(calls))
         if len(calls) == 1:
             return z3.unknown, z3door._NotRun("a case out of steps"), 0.0
-        return real(assertions, budget_ms, digits)
+        return real(assertions, budget_ms, digits, max_steps)
     monkeypatch.setattr(z3door, "check_formula", first_case_unknown)
     ans = z3door.solve(_case_query(lambda b: b > -1), 1000, use_cache=False)
     # the other case is not tried; the whole formula is decided in one call, and proved

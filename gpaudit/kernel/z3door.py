@@ -659,37 +659,37 @@ def region_cases(formula) -> list:
 def _decide(q: Query, budget_ms: int):
     """(z3 result, solver, seconds, cases, split) of q, case by case where it splits: by
     claim_cases, each case with the call's whole step budget; else by region_cases, the cases
-    sharing REGION_CASE_STEPS.  Unsat when every case is; sat at the first case that is.  Where a
-    case comes back unknown (or the shared steps run out), the whole formula is decided as one
-    call, as it would be unsplit: a split never loses an answer the whole call gives within its
-    budget."""
+    sharing REGION_CASE_STEPS.  Where the cases do not decide it (see _by_cases), the whole
+    formula is decided as one call, as it would be unsplit: a split never loses an answer the
+    whole call gives within its budget."""
     facts = list(q.facts)
-    cases = claim_cases(q.formula)
+    cases, split, shared = claim_cases(q.formula), "claim", None
+    if len(cases) == 1:
+        cases, split, shared = region_cases(q.formula), "region", REGION_CASE_STEPS
     spent = 0.0
     if len(cases) > 1:
-        for c in cases:
-            r, s, dt = check_formula(facts + [c], budget_ms, q.digits)
-            spent += dt
-            if r == z3.sat:
-                return r, s, spent, len(cases), "claim"
-            if r != z3.unsat:
-                break
-        else:
-            return z3.unsat, s, spent, len(cases), "claim"
-    else:
-        cases, left = region_cases(q.formula), REGION_CASE_STEPS
-        if len(cases) > 1:
-            for c in cases:
-                if left < 1:
-                    break
-                r, s, dt = check_formula(facts + [c], budget_ms, q.digits, max_steps=left)
-                spent += dt
-                left -= _steps_used(s) if not isinstance(s, _NotRun) else 0
-                if r == z3.sat:
-                    return r, s, spent, len(cases), "region"
-                if r != z3.unsat:
-                    break
-            else:
-                return z3.unsat, s, spent, len(cases), "region"
+        done, spent = _by_cases(facts, cases, budget_ms, q.digits, shared)
+        if done is not None:
+            return (*done, spent, len(cases), split)
     r, s, dt = check_formula(facts + [q.formula], budget_ms, q.digits)
     return r, s, spent + dt, 1, ""
+
+
+def _by_cases(facts, cases, budget_ms: int, digits: int, shared: int | None):
+    """((z3 result, solver) or None, seconds): the cases decided one at a time, each with the
+    call's step budget, or with what is left of `shared` steps where given.  Unsat when every case
+    is; sat at the first case that is (its model is a model of the whole formula); None at the
+    first case left unknown, or when the shared steps run out before a case."""
+    spent, left = 0.0, shared
+    for c in cases:
+        if left is not None and left < 1:
+            return None, spent
+        r, s, dt = check_formula(facts + [c], budget_ms, digits, max_steps=left)
+        spent += dt
+        if left is not None and not isinstance(s, _NotRun):
+            left -= _steps_used(s)
+        if r == z3.sat:
+            return (r, s), spent
+        if r != z3.unsat:
+            return None, spent
+    return (z3.unsat, s), spent
