@@ -16,33 +16,49 @@ from ..model.mechanism import Mechanism, mp_exact
 from .candidates import U_GRID
 
 
+def _bisect_roots(g, lo, hi, lo_above, max_iter=200):
+    """Sign changes of g bracketed by [lo_i, hi_i], all refined at once by bisection until the midpoint
+    is an endpoint (the brackets are then adjacent floats).  Returns the endpoint of each bracket on
+    the side where g > 0 (lo_above says which side that is): a point of the set {g > 0} itself."""
+    lo, hi = lo.copy(), hi.copy()
+    for _ in range(max_iter):
+        mid = lo + (hi - lo) / 2
+        live = (mid != lo) & (mid != hi)
+        if not live.any():
+            break
+        with np.errstate(invalid="ignore"):
+            same = (g(mid) > 0) == lo_above       # NaN is "not above"
+        lo, hi = np.where(live & same, mid, lo), np.where(live & ~same, mid, hi)
+    return np.where(lo_above, lo, hi)
+
+
 def _intervals(mech: Mechanism, x, xp, level):
-    """Intervals of y where l(y) > level, found on a grid and polished with brentq (float)."""
-    from scipy.optimize import brentq  # imported here: only a delta > 0 claim needs it
+    """Intervals of y where l(y) > level: sign changes on a grid, refined by a vectorised bisection
+    (float64).  Any set gives a sound lower bound; the exact value is computed in mpmath."""
     a, b = mech.centre_scale_np(np.array([x]))
     ap, bp = mech.centre_scale_np(np.array([xp]))
-    if not (np.isfinite(b[0]) and np.isfinite(bp[0])):
+    if not (np.isfinite(b[0]) and np.isfinite(bp[0]) and b[0] > 0 and bp[0] > 0):
         return None
     Y = np.unique(np.concatenate([a[0] + b[0] * U_GRID, ap[0] + bp[0] * U_GRID,
                                   np.linspace(min(a[0], ap[0]) - 20 * max(b[0], bp[0]),
                                               max(a[0], ap[0]) + 20 * max(b[0], bp[0]), 2001)]))
 
-    def g(y):
-        return mech.log_ratio_np(np.array([x]), np.array([xp]), np.array([y]))[0] - level
+    def g(y):  # the log ratio at outputs y, less the level (the centres and scales computed once)
+        return mech.log_density_np(a, b, y) - mech.log_density_np(ap, bp, y) - level
 
-    vals = mech.log_ratio_np(np.repeat([x], len(Y), 0), np.repeat([xp], len(Y), 0), Y) - level
+    vals = g(Y)
     if not np.all(np.isfinite(vals)):
         return None
     above = vals > 0
+    i = np.flatnonzero(above[1:] != above[:-1]) + 1        # a sign change between Y[i-1] and Y[i]
+    roots = _bisect_roots(g, Y[i - 1], Y[i], above[i - 1]) if len(i) else np.zeros(0)
     out, start = [], (-np.inf if above[0] else None)
-    for i in range(1, len(Y)):
-        if above[i] != above[i - 1]:
-            r = brentq(g, Y[i - 1], Y[i], xtol=1e-14 * max(1, abs(Y[i])), maxiter=200)
-            if above[i]:
-                start = r
-            else:
-                out.append((start, r))
-                start = None
+    for j, r in zip(i, roots):
+        if above[j]:
+            start = float(r)
+        else:
+            out.append((start, float(r)))
+            start = None
     if start is not None:
         out.append((start, np.inf))
     return out
