@@ -17,6 +17,7 @@ from gpaudit.audit.search import nelder_mead_batch
 from gpaudit.check import PROOF_SKIPPED, check_spec
 from gpaudit.cli import expand_files
 from gpaudit.kernel.decide import CERTIFIED, REFUTED, Decision, Evidence, decide, is_certified_decision
+from gpaudit.model.numeric_ss import _golden_max
 from gpaudit.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,3 +248,65 @@ def test_a_reader_that_leaves_early_is_one_line_and_exit_3(jobs):
     assert proc.returncode == 3
     assert "internal error" not in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and "closed early" in err
+
+
+def test_bisection_finds_every_root_to_adjacent_floats():
+    from gpaudit.audit.hockey import _bisect_roots
+    roots = np.array([-3.0, 0.1, 2.0 / 3.0, 1e5 + 0.5])
+    g = lambda y: -np.prod([y - r for r in roots], axis=0) if np.ndim(y) else 0.0  # noqa: E731
+    lo, hi = roots - 0.37, roots + 0.21
+    lo_above = g(lo) > 0
+    got = _bisect_roots(g, lo, hi, lo_above)
+    # the returned point lies on the side where g > 0, within a few ulps of the root
+    assert np.all(g(got) > 0)
+    assert np.all(np.abs(got - roots) <= 4 * np.abs(np.spacing(roots)))
+    # and it is the last such float: its neighbour towards the other side is not above
+    other = np.nextafter(got, np.where(lo_above, np.inf, -np.inf))
+    assert not np.any(g(other) > 0) or np.all(np.abs(other - roots) <= 4 * np.abs(np.spacing(roots)))
+
+
+@pytest.mark.parametrize("name", ["threshold-laplace-approx.yaml", "laud-thm4-count-l1.yaml"])
+def test_the_worst_set_endpoints_are_inside_the_set_and_adjacent_to_its_edge(name):
+    from gpaudit.audit.hockey import _intervals
+    from gpaudit.model.mechanism import build_mechanism
+    mech = build_mechanism(load_spec(ROOT / "examples" / name))
+    d = mech.dim
+    x, xp = np.full(d, 0.3), np.full(d, 0.3)
+    xp[0] += 0.7
+    a, b = mech.centre_scale_np(np.array([x]))
+    Y = a[0] + b[0] * np.linspace(-30, 30, 601)
+    level = 0.5 * np.max(mech.log_ratio_np(np.repeat([x], len(Y), 0), np.repeat([xp], len(Y), 0), Y))
+    ivs = _intervals(mech, x, xp, level)
+    assert ivs
+    lr = lambda y: mech.log_ratio_np(np.array([x]), np.array([xp]), np.array([y]))[0] - level  # noqa: E731
+    for lo, hi in ivs:
+        for e, out in ((lo, -np.inf), (hi, np.inf)):
+            if np.isfinite(e):
+                assert lr(e) > 0 >= lr(np.nextafter(e, out)) or abs(lr(np.nextafter(e, out))) < 1e-12
+
+
+def _profile_by_brute_force(R, r):
+    """B*(r) h as the full grid maximum over every node and a golden-section search around the
+    maximiser for each r separately (the direct form of what _profile computes)."""
+    vals = R.l[None, :] * R._decay(np.abs(r[:, None] - R.s[None, :]))
+    k = np.argmax(vals, axis=1)
+    step = R.s[1] - R.s[0]
+    lo, hi = np.maximum(R.s[k] - step, 0.0), R.s[k] + step
+    _, best = _golden_max(lambda z: R._lip_near(z, R.w_best[k]) * R._decay(np.abs(r - z)), lo, hi, 50)
+    return np.maximum(best, vals[np.arange(len(r)), k])
+
+
+@pytest.mark.parametrize("gamma,growth,Lambda", [(1 / 9, "exponential", None), (0.5, "exponential", None),
+                                                 (1e-6, "exponential", None), (1e3, "exponential", None),
+                                                 (1 / 9, "exponential", 0.5), (1 / 9, "linear", None),
+                                                 (2.0, "linear", None)])
+def test_the_radial_profile_equals_its_brute_force_form(gamma, growth, Lambda, monkeypatch):
+    from gpaudit.model import numeric_ss
+    monkeypatch.setenv("GPAUDIT_NO_CACHE", "1")
+    R = numeric_ss.RadialSmoothSensitivity((0.0, 0.0), 1.0, gamma, growth, Lambda, n_s=801, n_r=1001)
+    ref = _profile_by_brute_force(R, R.r)
+    got = np.exp(R.logB)
+    assert np.array_equal(got > 0, ref > 0)
+    pos = ref > 0
+    # the same maxima up to rounding: a few ulps of ln B
+    assert np.max(np.abs(np.log(got[pos]) - np.log(ref[pos]))) <= 8 * np.finfo(float).eps * max(1, np.max(np.abs(np.log(ref[pos]))))

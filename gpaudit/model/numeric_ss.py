@@ -386,20 +386,74 @@ class RadialSmoothSensitivity:
     def _decay(self, d):
         return np.exp(-self.gamma * d) if self.growth == "exponential" else 1 / (1 + self.gamma * d)
 
-    def _profile(self, r, chunk=2000):
-        """B*(r) h on the r-grid: the grid maximum over s (in chunks of r, to bound the memory),
-        then one golden-section refinement for every r at once (elementwise, so the same values
-        as chunk by chunk, with a seventh of the loop's overhead)."""
-        k, grid = np.empty(len(r), dtype=np.intp), np.empty(len(r))
-        step = self.s[1] - self.s[0]
+    def _grid_argmax(self, r, chunk=2000):
+        """For each r, the node s_k maximising l(s_k) decay(|r - s_k|) (up to rounding ties).
+
+        Exponential growth: ln l(s) - gamma |r - s| is the larger of max_{s <= r} (ln l(s) + gamma s)
+        - gamma r and max_{s >= r} (ln l(s) - gamma s) + gamma r, a prefix and a suffix maximum over
+        the nodes (linear work); of the two maximisers the one with the larger product is kept.
+        Linear growth: the maximum over the nodes no other node dominates (_dominant, exact for this
+        growth), in chunks of r to bound the memory."""
+        s, n = self.s, len(self.s)
+        if self.growth == "exponential":
+            with np.errstate(divide="ignore"):
+                logl = np.log(self.l)
+            idx = np.arange(n)
+
+            def running_argmax(v):   # index of the first maximum of v[:i + 1], for every i
+                pm = np.maximum.accumulate(v)
+                new = np.concatenate([[True], v[1:] > pm[:-1]])
+                return np.maximum.accumulate(np.where(new, idx, 0))
+            pre = running_argmax(logl + self.gamma * s)
+            suf = (n - 1 - running_argmax((logl - self.gamma * s)[::-1]))[::-1]
+            left = pre[np.clip(np.searchsorted(s, r, "right") - 1, 0, n - 1)]
+            right = suf[np.clip(np.searchsorted(s, r, "left"), 0, n - 1)]
+            vl = self.l[left] * self._decay(np.abs(r - s[left]))
+            vr = self.l[right] * self._decay(np.abs(r - s[right]))
+            return np.where((vl > vr) | ((vl == vr) & (left < right)), left, right)
+        keep = np.sort(_dominant(s[:, None], self.l, self.gamma, self.growth, 1.0))
+        if keep.size == 0:
+            keep = np.arange(n)
+        S, L = s[keep], self.l[keep]
+        k = np.empty(len(r), dtype=np.intp)
         for i in range(0, len(r), chunk):
             ri = r[i:i + chunk]
-            vals = self.l[None, :] * self._decay(np.abs(ri[:, None] - self.s[None, :]))
-            k[i:i + chunk] = ki = np.argmax(vals, axis=1)
-            grid[i:i + chunk] = vals[np.arange(len(ri)), ki]
-        w0 = self.w_best[k]
+            k[i:i + chunk] = keep[np.argmax(L[None, :] * self._decay(np.abs(ri[:, None] - S[None, :])), axis=1)]
+        return k
+
+    def _profile(self, r, chunk=2000):
+        """B*(r) h on the r-grid: the grid maximum over s (_grid_argmax), then a golden-section
+        refinement around the maximising node s_k: the maximum of l(z) decay(|r - z|) over the
+        bracket [s_k - step, s_k + step].  Where r lies outside its bracket and the growth is
+        exponential, decay(|r - z|) is a constant factor times e^(-/+ gamma (z - s_k)), so the
+        maximiser does not depend on r: it is searched once per (node, side), and B*(r) is
+        evaluated there for each such r (a value at a point of the bracket, as every candidate
+        is).  The other r (inside their bracket, or linear growth) are refined one by one, all at
+        once (elementwise)."""
+        step = self.s[1] - self.s[0]
+        k = self._grid_argmax(r, chunk)
+        grid = self.l[k] * self._decay(np.abs(r - self.s[k]))
         lo, hi = np.maximum(self.s[k] - step, 0.0), self.s[k] + step
-        _, best = _golden_max(lambda z: self._lip_near(z, w0) * self._decay(np.abs(r - z)), lo, hi, 50)
+        best = np.empty(len(r))
+        side = np.zeros(len(r), dtype=np.int8)            # -1: r below the bracket, +1: above
+        if self.growth == "exponential":
+            side[r > hi] = 1
+            side[r < lo] = -1
+        one = side == 0
+        if one.any():
+            w0, ro = self.w_best[k[one]], r[one]
+            _, best[one] = _golden_max(lambda z: self._lip_near(z, w0) * self._decay(np.abs(ro - z)),
+                                       lo[one], hi[one], 50)
+        out = ~one
+        if out.any():
+            groups, inv = np.unique(np.stack([k[out], side[out]]), axis=1, return_inverse=True)
+            gk, gs = groups
+            inv = inv.ravel()
+            w0, centre = self.w_best[gk], self.s[gk]
+            with np.errstate(all="ignore"):
+                z, _ = _golden_max(lambda z: self._lip_near(z, w0) * np.exp(gs * self.gamma * (z - centre)),
+                                   np.maximum(centre - step, 0.0), centre + step, 50)
+                best[out] = self._lip_near(z[inv], self.w_best[k[out]]) * self._decay(np.abs(r[out] - z[inv]))
         return np.maximum(best, grid)
 
     def __call__(self, X):
