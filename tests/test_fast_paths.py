@@ -310,3 +310,18 @@ def test_the_radial_profile_equals_its_brute_force_form(gamma, growth, Lambda, m
     pos = ref > 0
     # the same maxima up to rounding: a few ulps of ln B
     assert np.max(np.abs(np.log(got[pos]) - np.log(ref[pos]))) <= 8 * np.finfo(float).eps * max(1, np.max(np.abs(np.log(ref[pos]))))
+
+
+def test_a_failed_candidate_rate_on_a_proved_region_seeds_nothing():
+    """A candidate below the requirement that fails (sat) on a region where the requirement is then
+    proved is no failed condition: no seed.  A failed requirement (decisive sat) still seeds."""
+    from gpaudit.model.mechanism import build_mechanism
+    from gpaudit.prove.engine import prove_conditions
+    ok = prove_conditions(build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml")))
+    assert ok.status == CERTIFIED
+    assert any(r.status == "sat" and not r.decisive for r in ok.records)   # candidates did fail
+    assert ok.seeds == []
+    bad = prove_conditions(build_mechanism(load_spec(BROKEN / "laud-thm3-beta-below-smoothness.yaml")))
+    assert bad.status == REFUTED
+    assert any(r.status == "sat" and r.decisive for r in bad.records)
+    assert bad.seeds

@@ -190,6 +190,7 @@ class Prover:
     def rate(self, leaf, kind):
         """(status, certified bound or None, witness or None) for cover / smooth on one leaf."""
         ratio_sq = [obl.ratio_sq(kind, a, self.syms, self.metric) for a in leaf.alts]
+        n_sat = len(self.sat_points)
         if kind == "cover":
             required, build = sp.Integer(1), lambda c: obl.cover(leaf, self.syms, c, self.params, self.metric)
         else:
@@ -221,6 +222,9 @@ class Prover:
         if proved is not None:
             ok = _le(proved, required)
             if ok:
+                # the condition holds on this leaf: where a smaller candidate rate failed is no
+                # place where a condition fails, and no seed for the audit
+                del self.sat_points[n_sat:]
                 return CERTIFIED, proved, None
             # the certified rate exceeds the requirement: look for a witness in the leaf
             pts = top or self._region_points(leaf)
