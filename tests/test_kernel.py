@@ -346,3 +346,29 @@ def test_decimal_strings_of_astronomically_small_values_end_quickly():
     from decimal import Decimal   # (sympy would expand 1e-99999999 into a 330-million-bit integer)
     assert Decimal(numbers.decimal_up(tiny, 6)) > 0
     assert Decimal(numbers.decimal_down(tiny, 6)) <= 0
+
+
+def test_nary_terms_are_the_terms_z3py_makes():
+    """conj / disj / real_sum make exactly z3.And / z3.Or / z3.Sum's term (same AST), and leave
+    every argument list they do not handle (no term, a Python bool, mixed sorts or contexts) to z3py."""
+    import z3
+    from gpaudit.kernel.z3door import conj, disj, real_sum
+    x, y = z3.Reals("x y")
+    n = z3.Int("n")
+    atoms = [x > 1, y < 2, x * y >= z3.RealVal("1/3"), z3.Not(x == y)]
+    for k in range(1, len(atoms) + 1):
+        assert conj(*atoms[:k]).eq(z3.And(*atoms[:k]))
+        assert disj(*atoms[:k]).eq(z3.Or(*atoms[:k]))
+    terms = [x, y * y, z3.RealVal(3), x * y]
+    for k in range(1, len(terms) + 1):
+        assert real_sum(terms[:k]).eq(z3.Sum(terms[:k]))
+    # left to z3py: the same result as z3py, whatever it is
+    assert conj(x > 1, True).eq(z3.And(x > 1, True))
+    assert disj(False, y < 2).eq(z3.Or(False, y < 2))
+    assert real_sum([x, n]).eq(z3.Sum([x, n]))            # an Int coerced to Real
+    assert real_sum([n, n]).eq(z3.Sum([n, n]))
+    other = z3.Context()
+    xo = z3.Real("x", other)
+    with pytest.raises(z3.Z3Exception):
+        conj(x > 1, xo > 1)                                # z3py's own error for mixed contexts
+    assert conj().eq(z3.And()) and disj().eq(z3.Or())

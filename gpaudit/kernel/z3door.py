@@ -118,6 +118,52 @@ def work_budget(steps: int):
 _DIGIT_RUN = re.compile(r"[0-9]+")
 
 
+# -- n-ary terms without z3py's per-argument coercion ----------------------------------------
+# z3.And / z3.Or / z3.Sum coerce every argument to a common sort before making the term: for
+# arguments that already have it (Booleans; Reals) that is the identity, and it costs about ten
+# times the term itself (half a second of a two-way threshold's proof stage).  These make the
+# same term (the same C call on the same arguments) where every argument is a term of that sort
+# in one context, and leave everything else to z3py.
+
+def _one_ctx(args, cls):
+    if not args or not isinstance(args[0], cls):
+        return None
+    ctx = args[0].ctx
+    for a in args:
+        if not isinstance(a, cls) or a.ctx is not ctx:
+            return None
+    return ctx
+
+
+def _array(args):
+    return (z3.Ast * len(args))(*[a.as_ast() for a in args])
+
+
+def conj(*args):
+    """z3.And(*args)."""
+    ctx = _one_ctx(args, z3.BoolRef)
+    if ctx is None:
+        return z3.And(*args)
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(args), _array(args)), ctx)
+
+
+def disj(*args):
+    """z3.Or(*args)."""
+    ctx = _one_ctx(args, z3.BoolRef)
+    if ctx is None:
+        return z3.Or(*args)
+    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(args), _array(args)), ctx)
+
+
+def real_sum(args):
+    """z3.Sum(args) for a list of terms."""
+    ctx = _one_ctx(args, z3.ArithRef)
+    if ctx is None or any(z3.Z3_get_sort_kind(ctx.ref(), z3.Z3_get_sort(ctx.ref(), a.as_ast())) != z3.Z3_REAL_SORT
+                          for a in args):
+        return z3.Sum(args)
+    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(args), _array(args)), ctx)
+
+
 def numeral_digits(assertions) -> int:
     """The number of digits of the longest numeral (numerator or denominator) in the assertions,
     read off z3's own low-level text of them (a fast native call; walking the terms from Python
@@ -270,7 +316,7 @@ class Translator:
         if e in (sp.oo, -sp.oo, sp.zoo, sp.nan):
             raise Unsupported(f"non-finite value {e}")
         if isinstance(e, sp.Add):
-            return z3.Sum([self(a) for a in e.args])
+            return real_sum([self(a) for a in e.args])
         if isinstance(e, sp.Mul):
             out = self(e.args[0])
             for a in e.args[1:]:
@@ -302,9 +348,9 @@ class Translator:
             op = e.rel_op
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
         if isinstance(e, sp.And):
-            return z3.And(*[self(a) for a in e.args])
+            return conj(*[self(a) for a in e.args])
         if isinstance(e, sp.Or):
-            return z3.Or(*[self(a) for a in e.args])
+            return disj(*[self(a) for a in e.args])
         if isinstance(e, sp.Not):
             return z3.Not(self(e.args[0]))
         raise Unsupported(f"cannot translate {type(e).__name__}: {e}")
@@ -465,7 +511,7 @@ def claim_cases(formula) -> list:
     if len(parts) < 2:
         return [formula]
     rest = top[:i] + top[i + 1:]
-    return [z3.And(*rest, z3.Not(p)) if rest else z3.Not(p) for p in parts]
+    return [conj(*rest, z3.Not(p)) if rest else z3.Not(p) for p in parts]
 
 
 def _cache_dir() -> Path | None:
@@ -653,7 +699,7 @@ def region_cases(formula) -> list:
         return [formula]
     i = ors[0]
     rest = top[:i] + top[i + 1:]
-    return [z3.And(*rest, d) if rest else d for d in top[i].children()]
+    return [conj(*rest, d) if rest else d for d in top[i].children()]
 
 
 def _decide(q: Query, budget_ms: int):

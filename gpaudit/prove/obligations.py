@@ -301,7 +301,7 @@ def _build(condition, region, claim, make, params, bound=None, sym_region=(), cl
         tr = zb.Translator()
         formula = make(tr)
         if extra is not None:
-            formula = z3.And(formula, tr(extra))
+            formula = zb.conj(formula, tr(extra))
         return tr.query(formula, [tr(p) for p in params])
 
     def rebuild(extra):
@@ -352,12 +352,12 @@ def _region_negation(tr, leaf: Leaf, prop):
     fails = []
     for alt in leaf.alts:
         active = [tr(c) for c in alt.conds]
-        ok = z3.And(*(active + [prop(tr, alt)]))
+        ok = zb.conj(*(active + [prop(tr, alt)]))
         fails.append(z3.Not(ok))
         dfn = _alt_defined(alt)
         if dfn is not sp.true:
-            fails.append(z3.Implies(z3.And(*active) if active else z3.BoolVal(True), tr(dfn)))
-    return z3.And(*(region + fails))
+            fails.append(z3.Implies(zb.conj(*active) if active else z3.BoolVal(True), tr(dfn)))
+    return zb.conj(*(region + fails))
 
 
 def b_positive(leaf: Leaf, params=()) -> Obligation:
@@ -445,8 +445,8 @@ def defined(expr, name: str, params=()) -> list[Obligation]:
             continue
 
         def make(tr, cl=cl, need=need):
-            region = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in cl])
-            return z3.And(region, z3.Not(z3.And(*[tr(c) for c in need])))
+            region = zb.disj(*[zb.conj(*[tr(a) for a in d]) for d in cl])
+            return zb.conj(region, z3.Not(zb.conj(*[tr(c) for c in need])))
         out.append(_build("defined", f"{name}{k}",
                           f"{name} piece {k} is defined on its closure: " + ", ".join(str(c) for c in need),
                           make, params))
@@ -466,10 +466,10 @@ def continuity(expr, name: str, params=()) -> list[Obligation]:
             region = f"{name}{i + 1}|{name}{j + 1}"
 
             def make(tr, ci=closures[i], cj=closures[j], vi=vi, vj=vj):
-                si = _first(tr, ("closure", tuple(ci)), lambda t: z3.Or(*[z3.And(*[t(a) for a in d]) for d in ci]))
-                sj = z3.Or(*[z3.And(*[tr(a) for a in d]) for d in cj])
+                si = _first(tr, ("closure", tuple(ci)), lambda t: zb.disj(*[zb.conj(*[t(a) for a in d]) for d in ci]))
+                sj = zb.disj(*[zb.conj(*[tr(a) for a in d]) for d in cj])
                 dfn = sp.And(domain_defined(vi), domain_defined(vj))   # proved by `defined`
-                return z3.And(si, sj, tr(dfn), tr(vi) != tr(vj))
+                return zb.conj(si, sj, tr(dfn), tr(vi) != tr(vj))
             out.append(_build("continuity", region,
                               f"{name} piece {i + 1} = piece {j + 1} on their common boundary", make, params))
     return out
