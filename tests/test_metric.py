@@ -67,6 +67,26 @@ def test_the_dual_norm_is_the_largest_slope_and_steepest_attains_it(m):
         assert not bool(cond.subs(dict(zip(syms, [sp.Rational(float(c)) for c in g]))))
 
 
+@pytest.mark.parametrize("m", METRICS, ids=lambda m: m.label)
+def test_the_dual_norm_condition_is_decided_only_where_that_is_plain(m):
+    x = sp.Symbol("x", real=True)
+    # numbers: decided either way
+    assert m.dual_le_sym([sp.Integer(0)] * 3, sp.Integer(1)) == sp.true
+    assert m.dual_le_sym([sp.Integer(5), sp.Integer(0), sp.Integer(0)], sp.Rational(1, 100)) == sp.false
+    # symbolic: left to z3, the same condition as sympy's evaluated one at every point
+    grads = [x, x**2, sp.exp(x)]
+    cond = m.dual_le_sym(grads, sp.Integer(2))
+    assert cond not in (sp.true, sp.false)
+    for v in np.linspace(-3, 3, 25):
+        g = [float(e.subs(x, v)) for e in grads]
+        assert bool(cond.subs(x, sp.Rational(v))) == (m.dual_np(np.array([g]))[0] <= 2)
+    # a tie set's two sides can be one expression: that is plainly true
+    from gpaudit.model.metric import _le
+    e = x**2 / (x + 1)**2
+    assert _le(e, e) == sp.true
+    assert isinstance(_le(e, sp.Integer(1)), sp.LessThan)
+
+
 def test_the_search_directions_include_the_extreme_points_of_the_unit_ball():
     rng = np.random.default_rng(2)
     V = Metric("linf", (), 3).directions(rng, 20)

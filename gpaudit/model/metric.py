@@ -58,6 +58,19 @@ def _short(w) -> str:
     return text if len(text) <= 12 else f"{float(sp.N(w, 17)):.6g}"
 
 
+def _le(a, b) -> sp.Boolean:
+    """a <= b as a sympy condition, decided here only where that is plain (the same expression on
+    both sides, or two numbers).  sympy's own attempt to decide a symbolic inequality from the
+    symbols' assumptions is most of the cost of building a dual-norm obligation, and what it would
+    decide is decided by z3 anyway: a condition that always holds is the same claim either way."""
+    a, b = sp.sympify(a), sp.sympify(b)
+    if a == b:
+        return sp.true
+    if a.is_number and b.is_number:
+        return a <= b
+    return sp.Le(a, b, evaluate=False)
+
+
 @dataclass(frozen=True)
 class Metric:
     kind: str = "l2"
@@ -148,10 +161,10 @@ class Metric:
         l1 (metric linf): sum |g_i|/w_i <= bound."""
         dual = DUAL[self.kind] if len(grads) > 1 else "l2"
         if dual == "l2":
-            return sp.Add(*[(g / w)**2 for g, w in zip(grads, self.w_exact)]) <= bound**2
+            return _le(sp.Add(*[(g / w)**2 for g, w in zip(grads, self.w_exact)]), bound**2)
         if dual == "linf":
-            return sp.And(*[(g / w)**2 <= bound**2 for g, w in zip(grads, self.w_exact)])
-        return sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)]) <= bound
+            return sp.And(*[_le((g / w)**2, bound**2) for g, w in zip(grads, self.w_exact)])
+        return _le(sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)]), bound)
 
     def dual_scale(self) -> sp.Expr:
         """An exact C with ||g||_* <= C ||g||_2 for every g (Cauchy-Schwarz / norm equivalence):
