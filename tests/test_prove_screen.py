@@ -85,5 +85,14 @@ def test_a_condition_is_evaluated_atom_by_atom_as_the_whole_formula_would_be():
         with np.errstate(all="ignore"):
             whole = np.broadcast_to(np.asarray(sp.lambdify((x1, x2), c, modules=[np])(X[:, 0], X[:, 1]), bool), (2000,))
             assert np.array_equal(rg.holds_np(c, (x1, x2), X), whole), c
+    # a leaf's conditions: their masks combined (atoms kept in a memo across calls) are the mask
+    # of their conjunction, as sympy builds it (flattened, duplicates and complements resolved)
+    memo = {}
+    sets = [conds[:2], conds[1:4], [x1 > 1, x1 > 1, x2 < 3], [x1 > 1, sp.Not(x1 > 1)], [x1 < 1, 1 > x1], conds]
+    for cs in sets + sets:                      # the second round reads the memo
+        want = rg.holds_np(sp.And(*cs), (x1, x2), X)
+        assert np.array_equal(rg.member_mask(cs, (x1, x2), X, memo), want), cs
+        assert np.array_equal(rg.member_mask(cs, (x1, x2), X), want), cs
+    assert memo and all(m.shape == (2000,) for m in memo.values())
     assert rg._eval_mask((x1, x2), sp.And(x1 > 0, x2 > 0)) is not None
     assert rg._eval_mask((x1, x2), x1 + x2) is None                                      # not a condition

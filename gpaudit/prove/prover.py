@@ -111,6 +111,7 @@ class Prover:
         self.sat_points: list = []     # z3 counterexample locations: seeds for the audit
         self.witnesses: dict[str, dict] = {}
         self._X = rg.sample_points(landmarks, len(self.syms), scale) if numeric else None
+        self._masks: dict = {}         # atom -> its mask on self._X (regions share their atoms)
         marks = np.array(landmarks, float).reshape(-1, len(self.syms)) if len(landmarks) else None
         self.centre = None if marks is None else [Fraction(float(v)).limit_denominator(64) for v in marks.mean(0)]
 
@@ -145,7 +146,7 @@ class Prover:
             return None, []
         best, pts, tops = -np.inf, [], []
         for alt, r2 in zip(leaf.alts, ratio_sq):
-            mask = rg.member_mask(leaf.conds + alt.conds, self.syms, self._X)
+            mask = rg.member_mask(leaf.conds + alt.conds, self.syms, self._X, self._masks)
             if not mask.any():
                 continue
             X = self._X[mask]

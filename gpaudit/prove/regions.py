@@ -412,10 +412,18 @@ def _lambdify(syms, expr):
     return _LAMBDAS.get_or((tuple(syms), expr), lambda: sp.lambdify(syms, expr, modules=[np], docstring_limit=0))
 
 
-def member_mask(conds, syms, X) -> np.ndarray:
+def member_mask(conds, syms, X, memo=None) -> np.ndarray:
+    """Where every condition of conds holds at the rows of X: the mask of And(*conds), combined here
+    from the conditions' own masks (building sympy's And costs more than the masks).  memo: a dict
+    kept for this X, of the atoms' masks (a region's atoms recur in many leaves)."""
     if not conds:
         return np.ones(len(X), bool)
-    return holds_np(sp.And(*conds), syms, X)
+    cols = [X[:, i] for i in range(X.shape[1])]
+    with np.errstate(all="ignore"):
+        try:
+            return np.logical_and.reduce([_holds(c, tuple(syms), cols, len(X), memo=memo) for c in conds])
+        except (TypeError, ValueError, ZeroDivisionError):
+            return np.zeros(len(X), bool)
 
 
 def holds_np(cond, syms, X) -> np.ndarray:
@@ -431,18 +439,23 @@ def holds_np(cond, syms, X) -> np.ndarray:
             return np.zeros(len(X), bool)
 
 
-def _holds(cond, syms, cols, n, strict=False):
+def _holds(cond, syms, cols, n, strict=False, memo=None):
     """The mask of cond at the columns cols (n rows); strict: an atom whose value is not boolean
-    raises ValueError (instead of being read as a truth value)."""
+    raises ValueError (instead of being read as a truth value); memo: atom -> mask, for these cols."""
     if isinstance(cond, (sp.And, sp.Or)):
-        masks = [_holds(a, syms, cols, n, strict) for a in cond.args]
+        masks = [_holds(a, syms, cols, n, strict, memo) for a in cond.args]
         return (np.logical_and if isinstance(cond, sp.And) else np.logical_or).reduce(masks)
     if isinstance(cond, sp.Not):
-        return ~_holds(cond.args[0], syms, cols, n, strict)
+        return ~_holds(cond.args[0], syms, cols, n, strict, memo)
+    if memo is not None and cond in memo:
+        return memo[cond]
     m = np.asarray(_lambdify(syms, cond)(*cols))
     if strict and m.dtype != bool:
         raise ValueError(f"not a condition: {cond}")
-    return np.broadcast_to(np.asarray(m, bool), (n,))
+    m = np.broadcast_to(np.asarray(m, bool), (n,))
+    if memo is not None:
+        memo[cond] = m
+    return m
 
 
 def eval_np(expr, syms, X) -> np.ndarray:
