@@ -372,3 +372,33 @@ def test_nary_terms_are_the_terms_z3py_makes():
     with pytest.raises(z3.Z3Exception):
         conj(x > 1, xo > 1)                                # z3py's own error for mixed contexts
     assert conj().eq(z3.And()) and disj().eq(z3.Or())
+
+
+def test_the_connective_reader_agrees_with_z3py():
+    """_op / _bool_args / _conjuncts read a term as z3.is_and / is_or / is_not and .children() do."""
+    from gpaudit.kernel.z3door import _bool_args, _conjuncts, _op
+    rng = random.Random(7)
+    x, y = z3.Reals("x y")
+    atoms = [x > 1, y < x, x * y == 2, z3.BoolVal(True), z3.Bool("p")]
+
+    def term(depth):
+        if depth == 0 or rng.random() < 0.3:
+            return rng.choice(atoms)
+        k = rng.randrange(3)
+        if k == 0:
+            return z3.And(*[term(depth - 1) for _ in range(rng.randint(1, 3))])
+        if k == 1:
+            return z3.Or(*[term(depth - 1) for _ in range(rng.randint(1, 3))])
+        return z3.Not(term(depth - 1))
+
+    def reference(e):
+        return [c for a in e.children() for c in reference(a)] if z3.is_and(e) else [e]
+    for _ in range(300):
+        e = term(4)
+        assert (_op(e) == z3.Z3_OP_AND) == z3.is_and(e)
+        assert (_op(e) == z3.Z3_OP_OR) == z3.is_or(e)
+        assert (_op(e) == z3.Z3_OP_NOT) == z3.is_not(e)
+        if z3.is_and(e) or z3.is_or(e) or z3.is_not(e):
+            assert [a.get_id() for a in _bool_args(e)] == [a.get_id() for a in e.children()]
+        assert [a.get_id() for a in _conjuncts(e)] == [a.get_id() for a in reference(e)]
+    assert _op(z3.RealVal(1) + x) != z3.Z3_OP_AND and _op(z3.ForAll([x], x > 0)) is None

@@ -485,9 +485,24 @@ class Answer:
     split: str = ""               # "claim" or "region": which conjunct the cases split
 
 
+def _op(e):
+    """z3's operator kind of the application e (z3.Z3_OP_AND, ...), None if e is no application:
+    what z3.is_and / is_or / is_not test, read by the C calls z3py makes for them."""
+    ref, a = e.ctx.ref(), e.as_ast()
+    if z3.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST:
+        return None
+    return z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
+
+
+def _bool_args(e) -> list:
+    """The arguments of a Boolean connective e (And, Or, Not): e.children(), all Boolean terms."""
+    ref, a = e.ctx.ref(), e.as_ast()
+    return [z3.BoolRef(z3.Z3_get_app_arg(ref, a, i), e.ctx) for i in range(z3.Z3_get_app_num_args(ref, a))]
+
+
 def _conjuncts(e) -> list:
     """The conjuncts of e, nested conjunctions flattened."""
-    return [c for a in e.children() for c in _conjuncts(a)] if z3.is_and(e) else [e]
+    return [c for a in _bool_args(e) for c in _conjuncts(a)] if _op(e) == z3.Z3_OP_AND else [e]
 
 
 def claim_cases(formula) -> list:
@@ -503,11 +518,11 @@ def claim_cases(formula) -> list:
     if not z3.is_bool(formula):
         return [formula]
     top = _conjuncts(formula)
-    negated = [i for i, c in enumerate(top) if z3.is_not(c) and z3.is_and(c.arg(0))]
+    negated = [i for i, c in enumerate(top) if _op(c) == z3.Z3_OP_NOT and _op(_bool_args(c)[0]) == z3.Z3_OP_AND]
     if len(negated) != 1:
         return [formula]
     i = negated[0]
-    parts = _conjuncts(top[i].arg(0))
+    parts = _conjuncts(_bool_args(top[i])[0])
     if len(parts) < 2:
         return [formula]
     rest = top[:i] + top[i + 1:]
@@ -694,12 +709,12 @@ def region_cases(formula) -> list:
     if not z3.is_bool(formula):
         return [formula]
     top = _conjuncts(formula)
-    ors = [i for i, c in enumerate(top) if z3.is_or(c)]
-    if len(ors) != 1 or top[ors[0]].num_args() < 2:
+    ors = [i for i, c in enumerate(top) if _op(c) == z3.Z3_OP_OR]
+    if len(ors) != 1 or len(_bool_args(top[ors[0]])) < 2:
         return [formula]
     i = ors[0]
     rest = top[:i] + top[i + 1:]
-    return [conj(*rest, d) if rest else d for d in top[i].children()]
+    return [conj(*rest, d) if rest else d for d in _bool_args(top[i])]
 
 
 def _decide(q: Query, budget_ms: int):
