@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import os
 import re
 from contextlib import contextmanager
@@ -235,6 +236,12 @@ def _q(r) -> z3.ArithRef:
     return z3.RealVal(f"{r.p}/{r.q}") if r.q != 1 else z3.RealVal(str(r.p))
 
 
+# sympy's relation -> Python's operator (the same dispatch as writing `a < b`: z3py's method, or a
+# numeral's reflected one first)
+_RELATION = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+             "!=": operator.ne}
+
+
 class Translator:
     """One obligation's translation context: variables, fresh abstractions and their facts."""
 
@@ -344,9 +351,7 @@ class Translator:
                 out = v if out is None else z3.If(self(cond), v, out)
             return out
         if isinstance(e, sp.core.relational.Relational):
-            a, b = self(e.lhs), self(e.rhs)
-            op = e.rel_op
-            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+            return _RELATION[e.rel_op](self(e.lhs), self(e.rhs))
         if isinstance(e, sp.And):
             return conj(*[self(a) for a in e.args])
         if isinstance(e, sp.Or):
