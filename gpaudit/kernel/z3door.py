@@ -140,20 +140,21 @@ def _array(args):
     return (z3.Ast * len(args))(*[a.as_ast() for a in args])
 
 
-def conj(*args):
-    """z3.And(*args)."""
+def _bool_nary(mk, z3py, args):
     ctx = _one_ctx(args, z3.BoolRef)
     if ctx is None:
-        return z3.And(*args)
-    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(args), _array(args)), ctx)
+        return z3py(*args)
+    return z3.BoolRef(mk(ctx.ref(), len(args), _array(args)), ctx)
+
+
+def conj(*args):
+    """z3.And(*args)."""
+    return _bool_nary(z3.Z3_mk_and, z3.And, args)
 
 
 def disj(*args):
     """z3.Or(*args)."""
-    ctx = _one_ctx(args, z3.BoolRef)
-    if ctx is None:
-        return z3.Or(*args)
-    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(args), _array(args)), ctx)
+    return _bool_nary(z3.Z3_mk_or, z3.Or, args)
 
 
 def real_sum(args):
@@ -530,8 +531,13 @@ def claim_cases(formula) -> list:
     parts = _conjuncts(_bool_args(top[i])[0])
     if len(parts) < 2:
         return [formula]
+    return _each_in_place(top, i, [z3.Not(p) for p in parts])
+
+
+def _each_in_place(top, i, alternatives) -> list:
+    """For each alternative, the conjunction of top with its i-th conjunct replaced by it."""
     rest = top[:i] + top[i + 1:]
-    return [conj(*rest, z3.Not(p)) if rest else z3.Not(p) for p in parts]
+    return [conj(*rest, a) if rest else a for a in alternatives]
 
 
 def _cache_dir() -> Path | None:
@@ -717,9 +723,7 @@ def region_cases(formula) -> list:
     ors = [i for i, c in enumerate(top) if _op(c) == z3.Z3_OP_OR]
     if len(ors) != 1 or len(_bool_args(top[ors[0]])) < 2:
         return [formula]
-    i = ors[0]
-    rest = top[:i] + top[i + 1:]
-    return [conj(*rest, d) if rest else d for d in _bool_args(top[i])]
+    return _each_in_place(top, ors[0], _bool_args(top[ors[0]]))
 
 
 def _decide(q: Query, budget_ms: int):

@@ -55,25 +55,26 @@ def _decay(growth, gamma, rho, tau):
     return sp.exp(-gamma * rho) / tau if growth == "exponential" else 1 / (tau * (1 + gamma * rho))
 
 
-def _max(a, b):
-    """Max(a, b) of the closed forms, unevaluated: sympy's search for an argument that dominates the
-    other (from the symbols' assumptions) finds none in these forms and costs a tenth of a second
-    each; an unevaluated Max is the same function (and, where the search finds nothing, the same
-    expression)."""
-    return sp.Max(a, b, evaluate=False)
+def _outside(rho, w, gamma, growth):
+    """max(1/(rho + w), decay): the closed forms' bound at distance rho > 0 from the band (w: the
+    bound's inverse at the band).  The Max is built unevaluated: sympy's search for an argument
+    that dominates the other (from the symbols' assumptions) finds none here and costs a tenth of
+    a second each; an unevaluated Max is the same function (and, where the search finds nothing,
+    the same expression)."""
+    return sp.Max(1 / (rho + w), _decay(growth, gamma, rho, w), evaluate=False)
 
 
 def threshold_bound(T, tau, gamma, growth):
     x = input_symbols(1)[0]
     rho = sp.Abs(x - T) - tau / 2
-    return sp.Piecewise((1 / tau, rho <= 0), (_max(1 / (rho + tau), _decay(growth, gamma, rho, tau)), True))
+    return sp.Piecewise((1 / tau, rho <= 0), (_outside(rho, tau, gamma, growth), True))
 
 
 def bounded_range_bound(l, r, tau, gamma, growth):
     x = input_symbols(1)[0]
     m, w = (l + r) / 2, (r - l) / 2 + tau / 2
     rho = sp.Abs(x - m) - w
-    return sp.Piecewise((1 / w, rho <= 0), (_max(1 / (rho + w), _decay(growth, gamma, rho, w)), True))
+    return sp.Piecewise((1 / w, rho <= 0), (_outside(rho, w, gamma, growth), True))
 
 
 def two_way_bound(T1, T2, tau, gamma, growth):
@@ -82,7 +83,7 @@ def two_way_bound(T1, T2, tau, gamma, growth):
     (quad, _), *sides = two_way_regions(T1, T2, tau)
 
     def B(rho):
-        return _max(1 / (rho + tau), _decay(growth, gamma, rho, tau))
+        return _outside(rho, tau, gamma, growth)
 
     # rho: the distance from x to the transition band R1 <= D <= R2
     pieces = [(B(R1 + sp.Min(x1 - a, x2 - b)), quad)]

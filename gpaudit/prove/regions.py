@@ -428,15 +428,10 @@ def member_mask(conds, syms, X, memo=None) -> np.ndarray:
 
 def holds_np(cond, syms, X) -> np.ndarray:
     """Where the sympy condition holds at the rows of X (False everywhere if some part of it
-    cannot be evaluated).  And, Or and Not are combined here from their atoms' masks, each atom
+    cannot be evaluated).  And, Or and Not are combined from their atoms' masks, each atom
     lambdified once (the regions' conditions share their atoms), as the lambdified formula would
     combine them."""
-    cols = [X[:, i] for i in range(X.shape[1])]
-    with np.errstate(all="ignore"):
-        try:
-            return _holds(cond, tuple(syms), cols, len(X)).copy()
-        except (TypeError, ValueError, ZeroDivisionError):
-            return np.zeros(len(X), bool)
+    return member_mask((cond,), syms, X)
 
 
 def _holds(cond, syms, cols, n, strict=False, memo=None):
