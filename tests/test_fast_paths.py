@@ -17,6 +17,7 @@ from gpaudit.audit.search import nelder_mead_batch
 from gpaudit.check import PROOF_SKIPPED, check_spec
 from gpaudit.cli import expand_files
 from gpaudit.kernel.decide import CERTIFIED, REFUTED, Decision, Evidence, decide, is_certified_decision
+from gpaudit.model.mechanism import build_mechanism
 from gpaudit.model.numeric_ss import _golden_max
 from gpaudit.spec.load import load_spec
 
@@ -325,3 +326,114 @@ def test_a_failed_candidate_rate_on_a_proved_region_seeds_nothing():
     assert bad.status == REFUTED
     assert any(r.status == "sat" and r.decisive for r in bad.records)
     assert bad.seeds
+
+
+# -- the float screen's arithmetic: reused arrays, nested where, cache-sized blocks ---------------
+
+def _families():
+    from gpaudit.model.families import make_family
+    return [make_family("student_t", nu=3), make_family("student_t", nu="1/2"),
+            make_family("gen_cauchy", p=4, theta=1), make_family("laplace"),
+            make_family("polyplace", alpha=3), make_family("gaussian")]
+
+
+@pytest.mark.parametrize("fam", _families(), ids=lambda f: type(f).__name__)
+def test_the_log_density_reuses_arrays_with_the_same_values_bit_for_bit(fam):
+    """Mechanism.log_density_np writes u, |u| and the result into one array; it must give what
+    the plain expression gives, for every broadcast shape, and leave its arguments alone."""
+    from types import SimpleNamespace
+
+    from gpaudit.model.mechanism import Mechanism
+    mech = SimpleNamespace(family=fam)
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal(40) * 10, np.exp(rng.standard_normal(40) * 3)
+    b[:3] = [0.0, -1.0, np.inf]
+    Y = np.concatenate([rng.standard_normal((40, 30)) * 10 ** rng.uniform(-3, 200, (40, 1)),
+                        np.full((40, 2), np.nan), np.full((40, 1), -np.inf)], axis=1)
+    cases = [(a[:, None], b[:, None], Y), (a, b, Y[:, 0]), (a[:, None], b[:, None], Y[0]),
+             (1.5, 2.0, Y), (a, b, 0.25), (1.5, 2.0, 0.25), (a[:, None], b[None, :], Y[:, :1])]
+    for a_, b_, Y_ in cases:
+        before = [np.array(v, copy=True) for v in (a_, b_, Y_)]
+        with np.errstate(all="ignore"):
+            want = fam.logpdf_np((Y_ - a_) / b_) - np.log(b_)
+        got = Mechanism.log_density_np(mech, a_, b_, Y_)
+        assert np.shape(got) == np.shape(want)
+        assert np.array_equal(got, want, equal_nan=True)
+        assert all(np.array_equal(v, w, equal_nan=True) for v, w in zip((a_, b_, Y_), before))
+
+
+def test_the_lowered_log_ratio_is_the_plain_expression_bit_for_bit():
+    from gpaudit.audit.floatloss import EPS64, lowered_log_ratio, score_bound
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-gen-cauchy.yaml"))
+    psi = score_bound(mech)
+    rng = np.random.default_rng(5)
+    a, ap = rng.standard_normal((2, 50, 1)) * 100
+    b, bp = np.exp(rng.standard_normal((2, 50, 1)))
+    Y = rng.standard_normal((50, 60)) * 10 ** rng.uniform(-2, 12, (50, 1))
+    for args in ((a, b, ap, bp, Y), (a[:, 0], b[:, 0], ap[:, 0], bp[:, 0], Y[:, 0]), (a, b, ap, bp, Y[:, :1].T)):
+        a_, b_, ap_, bp_, Y_ = args
+        with np.errstate(all="ignore"):
+            want = (mech.log_density_np(a_, b_, Y_) - mech.log_density_np(ap_, bp_, Y_)
+                    - 4 * EPS64 * psi * ((np.abs(Y_) + np.abs(a_)) / b_ + (np.abs(Y_) + np.abs(ap_)) / bp_))
+        got = lowered_log_ratio(mech, *args, psi)
+        assert got.shape == want.shape and np.array_equal(got, want, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", ["laud-thm3-count3-l1.yaml", "threshold-polyplace.yaml"])
+def test_the_screen_and_the_hockey_stick_estimate_do_not_depend_on_the_block_size(name):
+    from gpaudit.audit.candidates import candidate_pairs
+    from gpaudit.audit.hockey import hockey_proxy
+    from gpaudit.audit.search import screen_rates
+    mech = build_mechanism(load_spec(ROOT / "examples" / name))
+    X, Xp = candidate_pairs(mech.query.landmarks, float(mech.query.scale), float(mech.spec.bound.gamma),
+                            float(mech.Lambda), mech.dim, "quick", np.random.default_rng(0), mech.metric)
+    X, Xp = X[:1500], Xp[:1500]
+    rates, ys = screen_rates(mech, X, Xp)
+    for chunk in (1, 97, 4000):
+        r2, y2 = screen_rates(mech, X, Xp, chunk=chunk)
+        assert np.array_equal(rates, r2) and np.array_equal(ys, y2, equal_nan=True)
+    assert np.array_equal(hockey_proxy(mech, X, Xp), hockey_proxy(mech, X, Xp, chunk=4000))
+
+
+def test_a_piecewise_in_numpy_is_the_first_piece_that_holds_and_nan_where_none_does():
+    """numpy_lambdify prints a Piecewise as nested where: it must agree with sympy's own select
+    form everywhere, NaN included, and fall back to select beyond Python's nesting limit."""
+    import sympy as sp
+
+    from gpaudit.model.lower import numpy_lambdify
+    x, y = sp.symbols("x y", real=True)
+    X = np.concatenate([np.linspace(-5, 5, 101), [np.nan, np.inf, -np.inf, 0.0]])
+    Y = np.resize(np.linspace(-3, 2, 7), X.shape)
+    exprs = [sp.Piecewise((x**2, x < 0), (sp.sqrt(x), x < 2)),  # no piece beyond 2: NaN
+             sp.Piecewise((1, (x > y) & (x < 3)), (x * y, sp.Or(x < -1, y > 1)), (sp.exp(x), True)),
+             sp.Piecewise((sp.Piecewise((x, y < 0), (-x, True)), x > 1), (0, True)) + y,
+             sp.Piecewise(*[(x * k, x < k - 3) for k in range(260)], (y, True))]
+    for e in exprs:
+        want = sp.lambdify([x, y], e, modules=[np])
+        got = numpy_lambdify([x, y], e)
+        with np.errstate(all="ignore"):
+            w, g = np.broadcast_to(want(X, Y), X.shape), np.broadcast_to(got(X, Y), X.shape)
+        assert np.array_equal(w, g, equal_nan=True)
+    assert np.isnan(numpy_lambdify([x, y], exprs[0])(np.array([3.0]), np.array([0.0]))).all()
+
+
+def test_the_in_place_float64_overrides_are_their_plain_expressions_bit_for_bit():
+    import math
+
+    from gpaudit.model.families import make_family
+    rng = np.random.default_rng(8)
+    x = np.abs(rng.standard_normal(3000)) * 10 ** rng.uniform(-300, 308, 3000)
+    x[:4] = [0.0, np.inf, np.nan, 1e300]
+    with np.errstate(all="ignore"):
+        for t in (make_family("student_t", nu=3), make_family("student_t", nu="1/3")):
+            _, inv_root, half = t._floats
+            plain = np.log1p((x * inv_root) ** 2)
+            plain = np.where(~(x * inv_root <= 1e150), 2 * (np.log(x) + math.log(inv_root)), plain)
+            for arg in (x, x[5]):
+                want = t._log_c_np - half * (plain if arg is x else plain[5])
+                assert np.array_equal(t._logpdf_abs_np(arg), want, equal_nan=True)
+        g = make_family("gen_cauchy", p="7/2", theta=2)
+        p_, th, _ = g._floats
+        want = g._log_c_np - th * np.logaddexp(0.0, p_ * np.log(x))
+        assert np.array_equal(g._logpdf_abs_np(x), want, equal_nan=True)
+        assert g._logpdf_abs_np(x[5]) == want[5]

@@ -45,8 +45,17 @@ def lowered_log_ratio(mech: Mechanism, a, b, ap, bp, Y, psi: float):
     with np.errstate(all="ignore"):
         lr = mech.log_density_np(a, b, Y) - mech.log_density_np(ap, bp, Y)
         aY = np.abs(Y)
-        err = 4 * EPS64 * psi * ((aY + np.abs(a)) / b + (aY + np.abs(ap)) / bp)
-        return lr - err
+        err = aY + np.abs(a)
+        if err.shape != lr.shape or aY.shape != lr.shape:  # Y does not span the result: no reuse
+            return lr - 4 * EPS64 * psi * (err / b + (aY + np.abs(ap)) / bp)
+        # the same operations as on the line above, in three arrays instead of eight
+        err /= b
+        aY += np.abs(ap)
+        aY /= bp
+        err += aY
+        err *= 4 * EPS64 * psi
+        lr -= err
+        return lr
 
 
 def triple_rates(mech: Mechanism, X, Xp, Y, psi: float, at_x=None):

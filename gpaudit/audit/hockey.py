@@ -94,7 +94,7 @@ V_GRID = np.concatenate([np.linspace(-12, 12, 49), np.outer([-1, 1], np.geomspac
 PROXY_PAIRS = {"quick": 10000, "standard": 24000, "thorough": 80000}  # about all pairs screened
 
 
-def hockey_proxy(mech: Mechanism, X, Xp, chunk=2000):
+def hockey_proxy(mech: Mechanism, X, Xp, chunk=256):
     """A float64 estimate of sup_S P_x(S) - e^{eps d} P_x'(S) per pair: the trapezoid integral of
     (p_x - e^{eps d} p_x')^+ over outputs on both noise scales.  For ranking pairs only (never a
     witness); NaN-safe (an undefined pair scores -inf)."""

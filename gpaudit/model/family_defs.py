@@ -168,7 +168,13 @@ class GenCauchy(NoiseFamily):
         one exp, one log1p per point)."""
         p_, th, _ = self._floats
         with np.errstate(divide="ignore"):  # ln 0 = -inf, and logaddexp(0, -inf) = 0
-            return self._log_c_np - th * np.logaddexp(0.0, p_ * np.log(x))
+            t = np.log(x)  # a new array, then reused in place
+            if not isinstance(t, np.ndarray):
+                return self._log_c_np - th * np.logaddexp(0.0, p_ * t)
+            t *= p_
+            np.logaddexp(0.0, t, out=t)
+            t *= th
+            return np.subtract(self._log_c_np, t, out=t)
 
     def _abs_score_np(self, x):
         """float64 override: theta p / (x + x^(1-p)) beyond x = 1."""
@@ -233,11 +239,15 @@ class StudentT(NoiseFamily):
         _, inv_root, half = self._floats
         with np.errstate(all="ignore"):
             t = x * inv_root
-            out = np.log1p(t * t)
             big = ~(t <= 1e150)
+            # an array: t is new, and is reused in place (the same values as log1p(t * t))
+            out = np.log1p(np.multiply(t, t, out=t), out=t) if isinstance(t, np.ndarray) else np.log1p(t * t)
             if big.any():
                 out = np.where(big, 2 * (np.log(x) + math.log(inv_root)), out)
-            return self._log_c_np - half * out
+            if not isinstance(out, np.ndarray):
+                return self._log_c_np - half * out
+            out *= half
+            return np.subtract(self._log_c_np, out, out=out)
 
     def _abs_score_np(self, x):
         """float64 override: (nu+1) / (x + nu/x) beyond x = 1."""

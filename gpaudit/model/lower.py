@@ -11,6 +11,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import sympy as sp
+from sympy.logic.boolalg import simplify_logic
+from sympy.printing.numpy import NumPyPrinter
 
 
 def _float_constants(expr):
@@ -36,15 +38,47 @@ def _float_constants(expr):
     return expr.xreplace(dict(zip(big, dummies))), dummies, values
 
 
+class _WherePrinter(NumPyPrinter):
+    """sympy's numpy printer, with a Piecewise as nested ``where`` instead of one ``select``.
+
+    Both take, at each entry, the value of the first piece whose condition holds, and NaN where
+    none does; both evaluate every piece on the whole array.  ``select`` costs about 0.1 ms a
+    call in argument checks and broadcasting alone, which is most of a call on the few dozen
+    points of the audit's polishing; ``where`` is one ufunc-like call per piece."""
+
+    def _print_Piecewise(self, expr):
+        where = self._module_format(self._module + ".where")
+        out = self._print(sp.nan)
+        for arg in reversed(expr.args):
+            cond = arg.cond
+            if cond.has(sp.ITE):  # as sympy's printer does: no ITE inside a numpy condition
+                cond = simplify_logic(cond)
+            out = f"{where}({self._print(cond)}, {self._print(arg.expr)}, {out})"
+        return out
+
+
 # lambdify's modules=[np] (the module object) prints the same code as modules=["numpy"] and finds
 # the same numpy functions, without the `from numpy import *` that the string form runs once per
 # process (it loads numpy.f2py and numpy.testing: about 0.1 s of every run's start).
 # docstring_limit=0 (here and wherever gpaudit lambdifies): no str(expr) for a docstring nobody
 # reads (slow for large expressions).
+def numpy_lambdify(args, expr):
+    """lambdify to numpy with the settings lambdify gives its own printer, Piecewise by where.
+
+    Python's parser takes at most 200 nested parentheses: a Piecewise of more pieces than that
+    (or nested deeper) goes to sympy's own printer, whose select is not nested."""
+    printer = _WherePrinter({"fully_qualified_modules": False, "inline": True,
+                             "allow_unknown_functions": True, "user_functions": {}})
+    try:
+        return sp.lambdify(args, expr, modules=[np], printer=printer, docstring_limit=0)
+    except SyntaxError:  # too many nested parentheses
+        return sp.lambdify(args, expr, modules=[np], docstring_limit=0)
+
+
 def to_numpy(expr, symbols):
     """f(X) for X of shape (n, d) -> array (n,), float64, errors silenced (screening only)."""
     body, dummies, values = _float_constants(expr)
-    fn0 = sp.lambdify(list(symbols) + dummies, body, modules=[np], docstring_limit=0)   # see the note above
+    fn0 = numpy_lambdify(list(symbols) + dummies, body)   # see the note above
     const = not (expr.free_symbols & set(symbols))
 
     def fn(*cols):

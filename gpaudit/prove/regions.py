@@ -24,6 +24,7 @@ import numpy as np
 import sympy as sp
 
 from ..kernel import z3door as zb
+from ..model.lower import numpy_lambdify
 
 _SPLIT = (sp.Max, sp.Min, sp.Abs)
 
@@ -409,7 +410,7 @@ _LAMBDAS = Memo()
 
 def _lambdify(syms, expr):
     """The float64 function of expr (lambdified as model/lower.py's to_numpy does), memoised."""
-    return _LAMBDAS.get_or((tuple(syms), expr), lambda: sp.lambdify(syms, expr, modules=[np], docstring_limit=0))
+    return _LAMBDAS.get_or((tuple(syms), expr), lambda: numpy_lambdify(syms, expr))
 
 
 def member_mask(conds, syms, X, memo=None) -> np.ndarray:
