@@ -257,6 +257,18 @@ def test_derived_float64_forms_are_accurate(case):
     assert override_discrepancy(fam, "_abs_score_np", x) <= OVERRIDE_REL_TOL
 
 
+@pytest.mark.parametrize("p", [2, 3, 5, 6, 7, 8, 9])
+def test_the_integer_power_form_of_gen_cauchy_matches_the_derived_form(p):
+    """p from 2 to 8 takes x^p by multiplication (9 and beyond: logaddexp); near x^p = 1e300,
+    where the form switches to p ln x, and on the usual extreme arguments."""
+    fam = make_family("gen_cauchy", p=p, theta="3/2")
+    assert (fam._small_integer_p == p) == (p <= 8)
+    switch = 1e300 ** (1 / p)
+    x = np.concatenate([_extreme_args(fam, np.random.default_rng(p)),
+                        switch * np.array([0.999, 1 - 1e-15, 1.0, 1 + 1e-15, 1.001])])
+    assert override_discrepancy(fam, "_logpdf_abs_np", x) <= OVERRIDE_REL_TOL
+
+
 @dataclass(frozen=True)
 class _TypoOverride(StudentT):
     """A float64 override with a typo: (nu + 1)/2 written with nu + 1.000001."""
