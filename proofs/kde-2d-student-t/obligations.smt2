@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for kde-2d-student-t
 ; config: examples/kde-2d-student-t.yaml
 ; config-sha256: 10408b035d3dfc092e05f68e41e55284528e839ec7c4382668dc703b0b3ce738
-; code-sha256: 1c535770bdb55ec98442cc54f7b953d524a57c8145b9a2d6c8ad2f51995e3ea7
+; code-sha256: bea609deb7cde750a6b0b57e3adc34b3ef259faca3aaf28982b2186e29b150a0
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
