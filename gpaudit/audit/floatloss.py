@@ -46,7 +46,7 @@ def lowered_log_ratio(mech: Mechanism, a, b, ap, bp, Y, psi: float):
         lr = mech.log_density_np(a, b, Y) - mech.log_density_np(ap, bp, Y)
         aY = np.abs(Y)
         err = aY + np.abs(a)
-        if err.shape != lr.shape or aY.shape != lr.shape:  # Y does not span the result: no reuse
+        if err.shape != lr.shape or aY.shape != lr.shape or aY.dtype != np.float64:  # no reuse
             return lr - 4 * EPS64 * psi * (err / b + (aY + np.abs(ap)) / bp)
         # the same operations as on the line above, in three arrays instead of eight
         err /= b
