@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-beta-below-smoothness
 ; config: examples/broken/laud-thm3-beta-below-smoothness.yaml
 ; config-sha256: eaf6cfc8cfb744da10c91763e6cd83fc266d769f32c95fd13114b54868a102e7
-; code-sha256: bea609deb7cde750a6b0b57e3adc34b3ef259faca3aaf28982b2186e29b150a0
+; code-sha256: 10b65489978a4c15d9197ed37809b62daf5f3f7d9ef6f24cd764a76a9e6ec45f
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
