@@ -267,6 +267,8 @@ def test_the_integer_power_form_of_gen_cauchy_matches_the_derived_form(p):
     x = np.concatenate([_extreme_args(fam, np.random.default_rng(p)),
                         switch * np.array([0.999, 1 - 1e-15, 1.0, 1 + 1e-15, 1.001])])
     assert override_discrepancy(fam, "_logpdf_abs_np", x) <= OVERRIDE_REL_TOL
+    for scalar in (x[7], np.array(x[7]), float(x[7])):  # a 0-d array or a number: the same value, no error
+        assert abs(fam._logpdf_abs_np(scalar) - fam._logpdf_abs_np(x[7:8])[0]) <= 1e-15
 
 
 @dataclass(frozen=True)

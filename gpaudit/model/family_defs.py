@@ -177,7 +177,7 @@ class GenCauchy(NoiseFamily):
         p_, th, _ = self._floats
         k = self._small_integer_p
         with np.errstate(all="ignore"):  # ln 0 = -inf, and logaddexp(0, -inf) = 0
-            if k is not None and isinstance(x, np.ndarray):
+            if k is not None and isinstance(x, np.ndarray) and x.ndim:
                 t = _int_power(x, k)  # a new array, then reused in place
                 big = ~(t <= 1e300)
                 np.log1p(t, out=t)
