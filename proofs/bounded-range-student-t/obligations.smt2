@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for bounded-range-student-t
 ; config: examples/bounded-range-student-t.yaml
 ; config-sha256: d26fedcd3d2cc3022d6a1a6057b45b3bfc9a0cf2933ca86635ca4e20cdc18c28
-; code-sha256: 10b65489978a4c15d9197ed37809b62daf5f3f7d9ef6f24cd764a76a9e6ec45f
+; code-sha256: 29c484eadf754fa2efe8a0b974638f6cb22a5d93ed6d404e47532e5ac1465edd
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

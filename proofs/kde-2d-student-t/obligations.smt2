@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for kde-2d-student-t
 ; config: examples/kde-2d-student-t.yaml
 ; config-sha256: 10408b035d3dfc092e05f68e41e55284528e839ec7c4382668dc703b0b3ce738
-; code-sha256: 10b65489978a4c15d9197ed37809b62daf5f3f7d9ef6f24cd764a76a9e6ec45f
+; code-sha256: 29c484eadf754fa2efe8a0b974638f6cb22a5d93ed6d404e47532e5ac1465edd
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

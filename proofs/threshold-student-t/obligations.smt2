@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for threshold-student-t
 ; config: examples/threshold-student-t.yaml
 ; config-sha256: edb743efa59d4e73d29eede7eea9f4071aecba8a89b70857dcf1115780de00b1
-; code-sha256: 10b65489978a4c15d9197ed37809b62daf5f3f7d9ef6f24cd764a76a9e6ec45f
+; code-sha256: 29c484eadf754fa2efe8a0b974638f6cb22a5d93ed6d404e47532e5ac1465edd
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
