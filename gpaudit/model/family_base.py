@@ -422,8 +422,11 @@ class NoiseFamily:
         return [(ends[k], ends[k + 1], r.expr(U)) for k, r in enumerate(d.ratios)]
 
     # -- log-density and score, float64 -------------------------------------------------------
-    def logpdf_np(self, u) -> np.ndarray:
-        return self._logpdf_abs_np(np.abs(np.asarray(u, dtype=float)))
+    def logpdf_np(self, u, overwrite_u=False) -> np.ndarray:
+        """ln h(u) in float64.  overwrite_u: u is a float64 array its caller no longer needs, and
+        |u| is written into it (one array less; the same values)."""
+        u = np.asarray(u, dtype=float)
+        return self._logpdf_abs_np(np.abs(u, out=u) if overwrite_u else np.abs(u))
 
     def score_np(self, u) -> np.ndarray:
         u = np.asarray(u, dtype=float)

@@ -95,7 +95,7 @@ class Mechanism:
                     and np.result_type(b) == np.float64 and np.broadcast_shapes(u.shape, np.shape(b)) == u.shape):
                 return self.family.logpdf_np(u / b) - np.log(b)
             np.divide(u, b, out=u)
-            h = self.family._logpdf_abs_np(np.abs(u, out=u))  # may be u itself
+            h = self.family.logpdf_np(u, overwrite_u=True)  # may be u itself
             return np.subtract(h, np.log(b), out=u)
 
     def log_ratio_np(self, X, Xp, Y):
