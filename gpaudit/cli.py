@@ -428,7 +428,9 @@ def _run_checks(specs, args, jobs):
     import multiprocessing
 
     ctx = _worker_context()
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    # a worker decides z3 queries ahead on a second core only where there is one to spare
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=z3door.set_ahead,
+                                                initargs=(jobs < default_jobs(),)) as pool:
         # submitted longest-expected first (the workers finish closer together), yielded in input order
         order = sorted(range(len(specs)), key=lambda i: -cost_hint(specs[i]))
         futures = [None] * len(specs)

@@ -89,12 +89,39 @@ def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
         return _all_unknown(f"regions: {err}")
     per = {"B_positive": [], "cover": [], "smooth": []}
     rates, wit = {}, {}
-    dfn = []
-    for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
-        dfn += _decide_each(P, obl.defined(expr, name), lambda pt, o, name=name: _tagged(
-            P.finder.undefined(pt, name), piece=o.region), "defined", wit)
+    # The obligations whose building does not wait for an answer (definedness, B > 0 on each region,
+    # continuity): a copy of the process decides them on a free core, in the order they are asked
+    # for, while this one prepares the rates' sampled quantities (pure sympy) and then decides the
+    # rates; the answers are the same either way (gpaudit.kernel.z3door.ahead)
+    defs = [(name, obl.defined(expr, name)) for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B"))]
+    positive = [obl.b_positive(leaf) for leaf in leaves]
+    joins = [(name, obl.continuity(expr, name)) for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B"))]
+    asked = ([o.query for _, obs in defs for o in obs] + [o.query for o in positive]
+             + [o.query for _, obs in joins for o in obs])
+    with zb.ahead(asked, P.timeout):
+        _prepare_rates(P, leaves)
+        return _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0)
+
+
+def _prepare_rates(P, leaves):
+    """The rates' sampled quantities of every leaf (memoised where rate() asks for them)."""
     for leaf in leaves:
-        ans = P.discharge(obl.b_positive(leaf))
+        for kind in ("cover", "smooth"):
+            for alt in leaf.alts:
+                try:
+                    obl.ratio_sq(kind, alt, P.syms, P.metric)
+                except Exception:  # noqa: BLE001 - raised again, in its place, when rate() asks
+                    return
+
+
+def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> ProofOutcome:
+    spec = mech.spec
+    dfn = []
+    for name, obligations in defs:
+        dfn += _decide_each(P, obligations, lambda pt, o, name=name: _tagged(
+            P.finder.undefined(pt, name), piece=o.region), "defined", wit)
+    for leaf, positive_on_leaf in zip(leaves, positive):
+        ans = P.discharge(positive_on_leaf)
         st = CERTIFIED if ans.status == zb.UNSAT else UNKNOWN
         if ans.status == zb.SAT and P.finder:
             w = P.finder.positive(P._model_point(ans))
@@ -111,8 +138,8 @@ def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
             wit.setdefault("smooth", cw)
         rates[leaf.label] = {"a": a, "c": c, "a_status": a_st, "c_status": c_st}
     cont = []
-    for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
-        cont += _decide_each(P, obl.continuity(expr, name), lambda pt, o: _tagged(
+    for name, obligations in joins:
+        cont += _decide_each(P, obligations, lambda pt, o: _tagged(
             P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
     checks = []
     st = status_of(dfn) if dfn else CERTIFIED

@@ -1,0 +1,145 @@
+"""Deciding z3 queries ahead in a forked copy (gpaudit.kernel.z3door.ahead) changes no answer.
+
+The proof stage hands its continuity queries to a copy of the process, which decides them while
+the stage works on the regions.  Every outcome here is compared with the same stage run with
+nothing decided ahead: the checks, every obligation's record and the weighted z3 steps charged to
+the stage's budget must be the same, whatever the copy's answers were (unsat, sat), whether the
+budget left would have cut a call, and whether the copy died on the way.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gpaudit.kernel import z3door as zb
+from gpaudit.model.mechanism import build_mechanism
+from gpaudit.prove import engine
+from gpaudit.spec.load import load_spec
+from gpaudit.verdict import REFUTED
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or zb._cores() < 2,
+                                reason="deciding ahead needs fork and a second core")
+
+
+def _outcome(mech):
+    out = engine.prove_conditions(mech)
+    checks = [(c.id, c.status, c.method, c.detail) for c in out.checks]
+    records = [(r.obligation.condition, r.obligation.region, r.obligation.query.text if r.obligation.query else None,
+                r.status, r.method, r.cached, r.decisive, r.cases, r.split) for r in out.records]
+    return checks, records, out.witness, zb.WORK.spent
+
+
+@pytest.fixture
+def watch(monkeypatch):
+    """Counts of what the proof stage took from the copy, with every query decided ahead however
+    few, and the proof cache off (an answer must come from z3, here or in the copy)."""
+    seen = {"forks": 0, "taken": 0, "offered": 0, "cut": 0}
+    monkeypatch.setattr(zb, "AHEAD_MIN_QUERIES", 1)
+    monkeypatch.setattr(zb, "_CACHE_ON", False)
+    monkeypatch.delenv("GPAUDIT_NO_AHEAD", raising=False)
+    init, take, fits = zb._Ahead.__init__, zb._Ahead.take, zb._Ahead.fits
+
+    def counting_init(self, *a, **k):
+        seen["forks"] += 1
+        init(self, *a, **k)
+
+    def counting_take(self, q, budget_ms):
+        seen["offered"] += (self.index.get(id(q)) is not None)
+        got = take(self, q, budget_ms)
+        seen["taken"] += got is not None
+        return got
+
+    def counting_fits(q, budget_ms, used):
+        ok = fits(q, budget_ms, used)
+        seen["cut"] += not ok
+        return ok
+    monkeypatch.setattr(zb._Ahead, "__init__", counting_init)
+    monkeypatch.setattr(zb._Ahead, "take", counting_take)
+    monkeypatch.setattr(zb._Ahead, "fits", staticmethod(counting_fits))
+    return seen
+
+
+def _both(mech, monkeypatch):
+    """(outcome with nothing decided ahead, outcome with the copy), after a first run that fills
+    the process's memos (a memoised region answer costs no z3 steps the second time)."""
+    monkeypatch.setattr(zb, "_AHEAD_ON", False)
+    _outcome(mech)
+    plain = _outcome(mech)
+    monkeypatch.setattr(zb, "_AHEAD_ON", True)
+    return plain, _outcome(mech)
+
+
+def test_unsat_answers_decided_ahead_are_the_answers_made_at_their_turn(watch, monkeypatch):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
+    plain, ahead = _both(mech, monkeypatch)
+    assert watch["forks"] == 1
+    assert watch["taken"] >= 1            # the copy's answers were used ...
+    assert ahead == plain                 # ... and nothing differs: checks, records, steps charged
+
+
+def test_a_sat_answer_ahead_is_decided_again_at_its_turn(watch, monkeypatch):
+    # B jumps at a piece boundary: the continuity query is sat, and only unsat answers are taken
+    mech = build_mechanism(load_spec(ROOT / "examples" / "broken" / "threshold-bound-jump.yaml"))
+    plain, ahead = _both(mech, monkeypatch)
+    assert watch["forks"] == 1 and watch["offered"] > watch["taken"]
+    assert dict((c[0], c[1]) for c in plain[0])["proof.continuity"] == REFUTED
+    assert ahead == plain
+
+
+def test_a_budget_that_would_cut_a_call_makes_it_again_at_its_turn(watch, monkeypatch):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
+    monkeypatch.setattr(zb, "_AHEAD_ON", False)
+    _outcome(mech)
+    spent = _outcome(mech)[3]
+    # a cap just below what the stage spends: its last calls are cut when made in turn
+    monkeypatch.setattr(engine, "STAGE_STEPS", spent - 1)
+    plain, ahead = _both(mech, monkeypatch)
+    assert watch["cut"] >= 1              # the copy's answer was not taken where the budget was short
+    assert ahead == plain
+
+
+def test_a_copy_that_dies_changes_nothing(watch, monkeypatch):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
+    decide = zb._Ahead._decide
+
+    def dies_on_the_second(self, q):
+        if self.jobs.index(q) == 1:
+            os._exit(3)                   # in the copy only: the test process never decides ahead
+        return decide(self, q)
+    monkeypatch.setattr(zb._Ahead, "_decide", dies_on_the_second)
+    plain, ahead = _both(mech, monkeypatch)
+    assert watch["forks"] == 1 and watch["taken"] <= 1
+    assert ahead == plain
+
+
+def test_nothing_is_decided_ahead_where_it_is_not_allowed(watch, monkeypatch):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
+    monkeypatch.setattr(zb, "_AHEAD_ON", False)
+    engine.prove_conditions(mech)
+    monkeypatch.setattr(zb, "_AHEAD_ON", True)
+    monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
+    engine.prove_conditions(mech)
+    monkeypatch.delenv("GPAUDIT_NO_AHEAD")
+    monkeypatch.setattr(zb, "AHEAD_MIN_QUERIES", 10**6)
+    engine.prove_conditions(mech)
+    assert watch["forks"] == 0
+
+
+def test_an_answer_fits_only_where_every_call_would_get_its_own_limit():
+    # at its turn a call's limit is the smaller of its own and the budget left; an answer made
+    # ahead (with its own limit) is the same only where the budget left exceeds that limit plus
+    # the steps of the calls before it, whatever the calls needed
+    q = zb.Translator().query(zb.z3.BoolVal(True))
+    own, used = zb.rlimit_of(1000, q.digits), 12345
+    with zb.work_budget(10**12) as work:
+        work.spent = work.cap - (own + used)
+        assert zb._Ahead.fits(q, 1000, used)
+        work.spent += 1
+        assert not zb._Ahead.fits(q, 1000, used)
+        assert zb._Ahead.fits(q, 1000, used - 1)
+    assert zb._Ahead.fits(q, 1000, used)          # no stage budget: nothing is cut
