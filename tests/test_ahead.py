@@ -10,6 +10,7 @@ budget left would have cut a call, and whether the copy died on the way.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,13 @@ def _outcome(mech):
 def watch(monkeypatch):
     """Counts of what the proof stage took from the copy, with every query decided ahead however
     few, and the proof cache off (an answer must come from z3, here or in the copy)."""
+    # a fork is made only where this is the process's one Python thread: a worker pool an earlier
+    # test shut down may still be ending its threads
+    for t in threading.enumerate():
+        if t is not threading.current_thread():
+            t.join(timeout=30)
+    if threading.active_count() > 1:
+        pytest.skip(f"other threads still run here: {[t.name for t in threading.enumerate()]}")
     seen = {"forks": 0, "taken": 0, "offered": 0, "cut": 0}
     monkeypatch.setattr(zb, "AHEAD_MIN_QUERIES", 1)
     monkeypatch.setattr(zb, "_CACHE_ON", False)
