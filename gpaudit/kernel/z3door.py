@@ -38,6 +38,7 @@ import operator
 import os
 import pickle
 import re
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -905,8 +906,8 @@ class _Ahead:
 @contextmanager
 def ahead(queries, budget_ms: int):
     """Decide `queries` (Query objects, asked for later with this budget) ahead, in a forked copy
-    of this process, while the body runs -- where a core is free for it and forking is safe (no
-    other Python thread).  The answers are the same either way."""
+    of this process, while the body runs -- where a core is free for it and forking is safe (Linux,
+    no other Python thread).  The answers are the same either way."""
     global _AHEAD
     import threading
 
@@ -915,7 +916,7 @@ def ahead(queries, budget_ms: int):
     if cdir is not None:               # an answer in the proof cache is read there at its turn
         queries = [q for q in queries if not (cdir / f"{cache_key(q.key_text, budget_ms)}.json").exists()]
     if (_AHEAD is not None or not _AHEAD_ON or len(queries) < AHEAD_MIN_QUERIES or _cores() < 2
-            or not hasattr(os, "fork") or threading.active_count() > 1 or os.environ.get("GPAUDIT_NO_AHEAD")):
+            or not sys.platform.startswith("linux") or threading.active_count() > 1 or os.environ.get("GPAUDIT_NO_AHEAD")):
         yield
         return
     try:
