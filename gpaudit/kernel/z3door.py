@@ -814,6 +814,14 @@ def set_ahead(enabled: bool) -> None:
     _AHEAD_ON = bool(enabled)
 
 
+def _one_thread() -> bool:
+    """Whether this is the process's one Python thread (a fork copies only the thread that makes
+    it, and a lock another thread holds then stays locked in the copy)."""
+    import threading
+
+    return threading.active_count() == 1
+
+
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -909,14 +917,12 @@ def ahead(queries, budget_ms: int):
     of this process, while the body runs -- where a core is free for it and forking is safe (Linux,
     no other Python thread).  The answers are the same either way."""
     global _AHEAD
-    import threading
-
     queries = [q for q in queries if q is not None]
     cdir = _cache_dir()
     if cdir is not None:               # an answer in the proof cache is read there at its turn
         queries = [q for q in queries if not (cdir / f"{cache_key(q.key_text, budget_ms)}.json").exists()]
     if (_AHEAD is not None or not _AHEAD_ON or len(queries) < AHEAD_MIN_QUERIES or _cores() < 2
-            or not sys.platform.startswith("linux") or threading.active_count() > 1 or os.environ.get("GPAUDIT_NO_AHEAD")):
+            or not sys.platform.startswith("linux") or not _one_thread() or os.environ.get("GPAUDIT_NO_AHEAD")):
         yield
         return
     try:

@@ -77,7 +77,6 @@ def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
 def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
     t0 = time.perf_counter()
     zb.configure_z3()
-    spec = mech.spec
     if mech.bound.expr is None:
         return lemma_31_route(mech, timeout_ms)
     if mech.query.expr is None:
