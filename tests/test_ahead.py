@@ -164,3 +164,16 @@ def test_no_fork_beside_another_thread(watch, monkeypatch):
         release.set()
         other.join()
     assert watch["forks"] == 0
+
+
+def test_answers_in_the_proof_cache_are_not_decided_ahead(watch, monkeypatch, tmp_path):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
+    monkeypatch.setattr(zb, "_CACHE_ON", True)
+    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    first = _outcome(mech)
+    assert watch["forks"] == 1 and watch["taken"] >= 1
+    second = _outcome(mech)               # every unsat answer now comes from the cache
+    assert watch["forks"] == 1
+    assert [c[:2] for c in second[0]] == [c[:2] for c in first[0]]

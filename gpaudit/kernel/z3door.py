@@ -594,9 +594,9 @@ def check_formula(assertions, budget_ms: int, digits: int | None = None, max_ste
     return r, s, dt
 
 
-def _call(assertions, steps: int, digits: int, max_steps: int | None = None, on_context=None):
+def _call(assertions, steps: int, digits: int, max_steps: int | None = None):
     """check_formula's call with its step limit given (`steps`, cut to `max_steps`); charges
-    nothing.  on_context(ctx), where given, is told the call's context before z3 starts."""
+    nothing."""
     import time
 
     if max_steps is not None:
@@ -612,8 +612,6 @@ def _call(assertions, steps: int, digits: int, max_steps: int | None = None, on_
     s.set("rlimit", steps)
     s.set("random_seed", SEED)
     s.add(*[a.translate(ctx) for a in assertions])
-    if on_context is not None:
-        on_context(ctx)
     t0 = time.perf_counter()
     try:
         r = s.check()
@@ -918,13 +916,16 @@ def ahead(queries, budget_ms: int):
     no other Python thread).  The answers are the same either way."""
     global _AHEAD
     queries = [q for q in queries if q is not None]
-    cdir = _cache_dir()
-    if cdir is not None:               # an answer in the proof cache is read there at its turn
-        queries = [q for q in queries if not (cdir / f"{cache_key(q.key_text, budget_ms)}.json").exists()]
     if (_AHEAD is not None or not _AHEAD_ON or len(queries) < AHEAD_MIN_QUERIES or _cores() < 2
             or not sys.platform.startswith("linux") or not _one_thread() or os.environ.get("GPAUDIT_NO_AHEAD")):
         yield
         return
+    cdir = _cache_dir()
+    if cdir is not None:               # an answer in the proof cache is read there at its turn
+        queries = [q for q in queries if not (cdir / f"{cache_key(q.key_text, budget_ms)}.json").exists()]
+        if len(queries) < AHEAD_MIN_QUERIES:
+            yield
+            return
     try:
         _AHEAD = _Ahead(queries, budget_ms)
     except OSError:                    # no fork, no pipe: everything is decided at its turn
