@@ -1,7 +1,7 @@
 """Deciding z3 queries ahead in a forked copy (gpaudit.kernel.z3door.ahead) changes no answer.
 
-The proof stage hands its continuity queries to a copy of the process, which decides them while
-the stage works on the regions.  Every outcome here is compared with the same stage run with
+The proof stage hands the queries that wait for no other answer (definedness, B > 0 on each region,
+continuity) to a copy of the process, which decides them while the stage works on the rates.  Every outcome here is compared with the same stage run with
 nothing decided ahead: the checks, every obligation's record and the weighted z3 steps charged to
 the stage's budget must be the same, whatever the copy's answers were (unsat, sat), whether the
 budget left would have cut a call, and whether the copy died on the way.
