@@ -177,3 +177,16 @@ def test_answers_in_the_proof_cache_are_not_decided_ahead(watch, monkeypatch, tm
     second = _outcome(mech)               # every unsat answer now comes from the cache
     assert watch["forks"] == 1
     assert [c[:2] for c in second[0]] == [c[:2] for c in first[0]]
+
+
+def test_a_fork_that_fails_changes_nothing_and_leaks_no_pipe(watch, monkeypatch):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
+    plain = _both(mech, monkeypatch)[0]
+
+    def no_fork():
+        raise OSError("Resource temporarily unavailable")
+    monkeypatch.setattr(zb.os, "fork", no_fork)
+    fds = len(os.listdir("/proc/self/fd"))
+    assert _outcome(mech) == plain
+    assert watch["forks"] == 2 and watch["taken"] >= 1       # the first copy (in _both) was real
+    assert len(os.listdir("/proc/self/fd")) == fds

@@ -841,7 +841,12 @@ class _Ahead:
         self.budget_ms = budget_ms
         self.got: dict = {}
         read, write = os.pipe()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except OSError:                # no process to spare: the caller decides everything at its turn
+            os.close(read)
+            os.close(write)
+            raise
         if self.pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
             code = 1
             try:
