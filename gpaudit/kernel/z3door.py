@@ -833,9 +833,9 @@ class _Ahead:
 
     def __init__(self, queries, budget_ms: int):
         configure_z3()
-        self.index, self.jobs = {}, []
+        self.index, self.jobs = {}, []   # jobs holds each query, so no other object takes its id
         for q in queries:
-            if q is not None and id(q) not in self.index and q.digits <= NUMERAL_DIGITS_MAX:
+            if id(q) not in self.index and q.digits <= NUMERAL_DIGITS_MAX:
                 self.index[id(q)] = len(self.jobs)
                 self.jobs.append(q)
         self.budget_ms = budget_ms
@@ -875,7 +875,7 @@ class _Ahead:
         """The decision of q made ahead, where it is `unsat` and the one _decide would make now;
         else None."""
         i = self.index.get(id(q))
-        if i is None or budget_ms != self.budget_ms or self.jobs[i] is not q or not self.fits(q, budget_ms, 0):
+        if i is None or budget_ms != self.budget_ms or not self.fits(q, budget_ms, 0):
             return None                # (not waited for where the budget left would cut it anyway)
         while i not in self.got and self.pipe is not None:
             try:
