@@ -9,7 +9,8 @@ import time
 
 
 from .audit.run import audit_main, audit_seeds
-from .certify.pipeline import certify, prove_stage
+from .certify.beside import ProofBeside
+from .certify.pipeline import certify
 from .kernel import numbers
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
@@ -53,15 +54,18 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         raise ConfigError(spec.path, err.field, err.problem) from None
     seed = spec.audit.seed if seed is None else seed
     effort = effort or spec.audit.effort
-    outcome = audit_main(mech, seed=seed, effort=effort, progress=progress)
-    settled = outcome.witness is not None and mech.exact_model and not full_evidence
+    # the proof stage reads only the mechanism: where a core is free, a copy of this process runs
+    # it during the audit (certify.beside; the outcome is the same either way)
+    with ProofBeside(mech) as beside:
+        outcome = audit_main(mech, seed=seed, effort=effort, progress=progress)
+        settled = outcome.witness is not None and mech.exact_model and not full_evidence
+        proof = None if settled else beside.result()
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
     if settled:
         upper, cert_checks, within = None, [], False
         info["proof_stage"] = PROOF_SKIPPED
     else:
-        proof = prove_stage(mech)
         outcome = audit_seeds(mech, outcome, proof.seeds)
         info["audit"] = outcome.stats
         upper, cert_checks, within = certify(mech, outcome, proof)

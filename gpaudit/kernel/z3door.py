@@ -812,6 +812,13 @@ def set_ahead(enabled: bool) -> None:
     _AHEAD_ON = bool(enabled)
 
 
+def may_fork() -> bool:
+    """Whether a forked copy of this process may work beside it: on Linux, with a second core,
+    with no other Python thread, not forbidden in this process (set_ahead) or by GPAUDIT_NO_AHEAD."""
+    return (_AHEAD_ON and sys.platform.startswith("linux") and _cores() >= 2 and _one_thread()
+            and not os.environ.get("GPAUDIT_NO_AHEAD"))
+
+
 def _one_thread() -> bool:
     """Whether this is the process's one Python thread (a fork copies only the thread that makes
     it, and a lock another thread holds then stays locked in the copy)."""
@@ -921,8 +928,7 @@ def ahead(queries, budget_ms: int):
     no other Python thread).  The answers are the same either way."""
     global _AHEAD
     queries = [q for q in queries if q is not None]
-    if (_AHEAD is not None or not _AHEAD_ON or len(queries) < AHEAD_MIN_QUERIES or _cores() < 2
-            or not sys.platform.startswith("linux") or not _one_thread() or os.environ.get("GPAUDIT_NO_AHEAD")):
+    if _AHEAD is not None or len(queries) < AHEAD_MIN_QUERIES or not may_fork():
         yield
         return
     cdir = _cache_dir()

@@ -1,0 +1,115 @@
+"""The proof stage beside the audit, on a free core.
+
+The proof stage (``prove_stage``) does not use anything the audit finds: it reads only the
+mechanism.  Where a core is free and forking is safe (``z3door.may_fork``: Linux, two or more
+cores, no other Python thread, not inside ``check -j N`` with N >= the cores, ``GPAUDIT_NO_AHEAD``
+unset), a forked copy of this process runs it while this process audits, and sends back its outcome
+(the checks, the regions' certified rates, the witness, the route and the seed points; all plain
+data and exact numbers).
+
+Nothing about a verdict changes.  The copy makes the same calls, under the same deterministic work
+budget, as this process would make after the audit; the outcome crosses a pipe by pickle, which
+keeps exact numbers exact.  Where the copy sends nothing usable (it died, it raised, its outcome
+held something that cannot be pickled), this process runs the proof stage itself, as if nothing had
+been done beside, so that an error surfaces here exactly as before.  Where a verified witness settles
+``refuted``, the copy is killed with everything it forked and its outcome is never read.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+
+from ..kernel import z3door
+from ..prove.prover import ProofOutcome
+from .pipeline import prove_stage
+
+
+class ProofBeside:
+    """prove_stage(mech), started now in a forked copy where that is allowed; `result()` gives the
+    outcome (the copy's, or this process's own), `close()` stops the copy.  A context manager."""
+
+    def __init__(self, mech, wanted: bool = True):
+        self.mech = mech
+        self.pid = None
+        self.pipe = None
+        if wanted and z3door.may_fork():
+            self._start()
+
+    def _start(self):
+        read, write = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:        # no process to spare: the proof stage runs here, after the audit
+            os.close(read)
+            os.close(write)
+            return
+        if pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
+            code = 1
+            try:
+                os.setpgid(0, 0)          # its own group: close() stops it with any copy it forks
+                os.close(read)
+                quiet = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(quiet, 1)         # whatever it would print, this process prints if it
+                os.dup2(quiet, 2)         # runs the stage itself
+                try:
+                    data = pickle.dumps(("ok", _portable(prove_stage(self.mech))))
+                except BaseException:     # noqa: BLE001 - this process runs the stage itself, and
+                    data = pickle.dumps(("failed",))   # the error surfaces there as before
+                with os.fdopen(write, "wb") as out:
+                    out.write(data)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        try:
+            os.setpgid(pid, pid)         # (both sides set it: whichever runs first)
+        except OSError:
+            pass
+        self.pid = pid
+        self.pipe = os.fdopen(read, "rb")
+
+    def result(self) -> ProofOutcome:
+        """The proof stage's outcome: the copy's where it sent one, else computed here."""
+        got = None
+        if self.pipe is not None:
+            try:
+                rec = pickle.load(self.pipe)
+                if rec[0] == "ok" and isinstance(rec[1], ProofOutcome):
+                    got = rec[1]
+            except Exception:  # noqa: BLE001 - the copy ended early: the stage runs here
+                got = None
+            self.close()
+        return got if got is not None else prove_stage(self.mech)
+
+    def close(self) -> None:
+        """Stop the copy (and anything it forked) and reap it; nothing it sent is read."""
+        if self.pid is not None:
+            for kill, target in ((os.killpg, self.pid), (os.kill, self.pid)):
+                try:
+                    kill(target, signal.SIGKILL)
+                    break
+                except OSError:
+                    pass
+            try:
+                os.waitpid(self.pid, 0)
+            except OSError:
+                pass
+            self.pid = None
+        if self.pipe is not None:
+            self.pipe.close()
+            self.pipe = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _portable(out: ProofOutcome) -> ProofOutcome:
+    """What `check` uses of the proof stage's outcome, without the obligation records and regions
+    (they hold z3 and symbolic objects that stay in the copy; `gpaudit prove` runs in process)."""
+    return ProofOutcome(out.checks, out.regions, out.witness, route=out.route, seeds=out.seeds)

@@ -1,0 +1,221 @@
+"""The proof stage run beside the audit, in a forked copy (gpaudit.certify.beside), changes nothing.
+
+Each test checks one configuration twice, once with the copy and once with nothing forked, and
+compares the whole JSON result (timings aside).  It also counts the proof stages run in this
+process: none where the copy's outcome is taken, one where the copy sent nothing usable (it died,
+it raised, its outcome would not pickle, the fork failed), so that each test can fail.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from gpaudit.certify import beside
+from gpaudit.check import check_spec
+from gpaudit.kernel import z3door as zb
+from gpaudit.model.mechanism import build_mechanism
+from gpaudit.report.json_report import result_to_json
+from gpaudit.spec.load import load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+CERTIFIED = ROOT / "examples" / "threshold-student-t.yaml"
+BROKEN = ROOT / "examples" / "broken" / "threshold-bound-jump.yaml"
+_real_one_thread = zb._one_thread
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or zb._cores() < 2,
+                                reason="the proof stage runs beside the audit only on Linux with a second core")
+
+
+def _timeless(o):
+    if isinstance(o, dict):
+        return {k: _timeless(v) for k, v in o.items() if "second" not in k}
+    if isinstance(o, list):
+        return [_timeless(v) for v in o]
+    return o
+
+
+@pytest.fixture
+def here(monkeypatch):
+    """Counts of proof stages run in this process and of forks made beside; forking allowed (an
+    earlier test in this process may have left a thread behind: test_no_copy_where_forbidden checks
+    that rule itself), the proof cache off (every answer from z3)."""
+    monkeypatch.setattr(zb, "_one_thread", lambda: True)
+    monkeypatch.setattr(zb, "_CACHE_ON", False)
+    monkeypatch.setattr(zb, "_AHEAD_ON", True)
+    monkeypatch.delenv("GPAUDIT_NO_AHEAD", raising=False)
+    seen = {"stages": 0, "forks": 0, "pids": []}
+    me = os.getpid()
+    real_stage, real_start = beside.prove_stage, beside.ProofBeside._start
+
+    def counting_stage(mech):
+        if os.getpid() == me:
+            seen["stages"] += 1
+        return real_stage(mech)
+
+    def counting_start(self):
+        real_start(self)
+        seen["forks"] += self.pid is not None
+        seen["pids"].append(self.pid)
+    monkeypatch.setattr(beside, "prove_stage", counting_stage)
+    monkeypatch.setattr(beside.ProofBeside, "_start", counting_start)
+    return seen
+
+
+def _check(path, monkeypatch, forking: bool):
+    if forking:
+        monkeypatch.delenv("GPAUDIT_NO_AHEAD", raising=False)
+    else:
+        monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
+    return _timeless(result_to_json(check_spec(load_spec(path))))
+
+
+def _reaped(pid) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_certified_outcome_is_the_copys_and_the_same(here, monkeypatch):
+    plain = _check(CERTIFIED, monkeypatch, forking=False)
+    assert here == {"stages": 1, "forks": 0, "pids": []}
+    with_copy = _check(CERTIFIED, monkeypatch, forking=True)
+    assert here["forks"] == 1 and here["stages"] == 1      # the copy's outcome was taken
+    assert with_copy == plain and plain["verdict"] == "certified"
+    assert _reaped(here["pids"][0])
+
+
+def test_refuted_stops_the_copy_and_is_the_same(here, monkeypatch):
+    plain = _check(BROKEN, monkeypatch, forking=False)
+    assert here["stages"] == 0                            # the witness settled it: no proof stage
+    with_copy = _check(BROKEN, monkeypatch, forking=True)
+    assert here["forks"] == 1 and here["stages"] == 0
+    assert with_copy == plain and plain["verdict"] == "refuted" and plain["witness"]
+    assert _reaped(here["pids"][0])
+
+
+def test_full_evidence_takes_the_copys_outcome(here, monkeypatch):
+    monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
+    plain = _timeless(result_to_json(check_spec(load_spec(BROKEN), full_evidence=True)))
+    monkeypatch.delenv("GPAUDIT_NO_AHEAD")
+    with_copy = _timeless(result_to_json(check_spec(load_spec(BROKEN), full_evidence=True)))
+    assert here["stages"] == 1 and here["forks"] == 1
+    assert with_copy == plain and any(c["id"].startswith("proof.") for c in plain["checks"])
+
+
+def test_a_copy_that_dies_changes_nothing(here, monkeypatch):
+    plain = _check(CERTIFIED, monkeypatch, forking=False)
+    me, stage = os.getpid(), beside.prove_stage
+
+    def dying(mech):
+        if os.getpid() != me:
+            os._exit(3)
+        return stage(mech)
+    monkeypatch.setattr(beside, "prove_stage", dying)
+    assert _check(CERTIFIED, monkeypatch, forking=True) == plain
+    assert here["forks"] == 1 and here["stages"] == 2     # run here again after the copy died
+
+
+def test_an_error_in_the_copy_surfaces_here(here, monkeypatch):
+    me, stage = os.getpid(), beside.prove_stage
+    plain = _check(CERTIFIED, monkeypatch, forking=False)
+
+    def raising_there(mech):
+        if os.getpid() != me:
+            raise RuntimeError("only in the copy")
+        return stage(mech)
+    monkeypatch.setattr(beside, "prove_stage", raising_there)
+    assert _check(CERTIFIED, monkeypatch, forking=True) == plain
+    assert here["stages"] == 2
+
+    def raising(mech):
+        stage(mech)
+        raise RuntimeError("everywhere")
+    monkeypatch.setattr(beside, "prove_stage", raising)
+    with pytest.raises(RuntimeError, match="everywhere"):
+        _check(CERTIFIED, monkeypatch, forking=True)
+    assert here["forks"] == 2 and here["stages"] == 3
+
+
+def test_an_outcome_that_does_not_pickle_is_computed_here(here, monkeypatch):
+    plain = _check(CERTIFIED, monkeypatch, forking=False)
+    portable = beside._portable
+
+    def unpicklable(out):
+        out = portable(out)
+        out.seeds = out.seeds + [lambda: None]
+        return out
+    monkeypatch.setattr(beside, "_portable", unpicklable)
+    assert _check(CERTIFIED, monkeypatch, forking=True) == plain
+    assert here["forks"] == 1 and here["stages"] == 2
+
+
+def test_a_failed_fork_changes_nothing_and_leaks_nothing(here, monkeypatch):
+    plain = _check(CERTIFIED, monkeypatch, forking=False)
+
+    def no_fork():
+        raise OSError("no process to spare")
+    monkeypatch.setattr(os, "fork", no_fork)
+    fds = len(os.listdir("/proc/self/fd"))
+    assert _check(CERTIFIED, monkeypatch, forking=True) == plain
+    assert len(os.listdir("/proc/self/fd")) == fds
+    assert here["forks"] == 0 and here["stages"] == 2
+
+
+def test_no_copy_where_forbidden(here, monkeypatch):
+    mech = build_mechanism(load_spec(CERTIFIED))
+    monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
+    assert beside.ProofBeside(mech).pid is None
+    monkeypatch.delenv("GPAUDIT_NO_AHEAD")
+    monkeypatch.setattr(zb, "_AHEAD_ON", False)           # a check -j N worker, N >= the cores
+    assert beside.ProofBeside(mech).pid is None
+    monkeypatch.setattr(zb, "_AHEAD_ON", True)
+    assert beside.ProofBeside(mech, wanted=False).pid is None
+    monkeypatch.setattr(zb, "_one_thread", _real_one_thread)
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        assert beside.ProofBeside(mech).pid is None     # a fork would copy only this thread
+    finally:
+        stop.set()
+        t.join()
+    assert here["forks"] == 0
+
+
+def test_close_stops_what_the_copy_forked(here, monkeypatch):
+    """A copy killed mid-stage takes the copies it forked (deciding ahead) with it."""
+    read, write = os.pipe()
+
+    def stalling(mech):
+        kid = os.fork()
+        if kid == 0:
+            time.sleep(60)
+            os._exit(0)
+        os.write(write, f"{kid}\n".encode())
+        time.sleep(60)
+    monkeypatch.setattr(beside, "prove_stage", stalling)
+    b = beside.ProofBeside(build_mechanism(load_spec(CERTIFIED)))
+    assert b.pid is not None
+    grandchild = int(os.read(read, 64).decode())
+    os.close(read)
+    os.close(write)
+    b.close()
+    assert _reaped(here["pids"][0])
+    for _ in range(100):                                  # killed: gone, or a zombie until reaped
+        try:
+            state = Path(f"/proc/{grandchild}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            break
+        if state in ("Z", "X"):
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the copy's own copy {grandchild} is still running")
