@@ -437,3 +437,27 @@ def test_the_in_place_float64_overrides_are_their_plain_expressions_bit_for_bit(
         want = g._log_c_np - th * np.logaddexp(0.0, p_ * np.log(x))
         assert np.array_equal(g._logpdf_abs_np(x), want, equal_nan=True)
         assert g._logpdf_abs_np(x[5]) == want[5]
+
+
+def test_the_one_dimensional_row_norm_is_the_scaled_form_bit_for_bit():
+    """row_norm's shortcut in one dimension (|v|) against its general scaled form, on the values
+    where scaling matters: zeros of both signs, subnormals, the largest doubles, infinities, NaN."""
+    from gpaudit.model import fp
+
+    tiny = np.nextafter(0.0, 1.0)
+    edge = np.array([0.0, -0.0, tiny, -tiny, 1e-310, 2.2250738585072014e-308, 1.0, -3.5, 1e300,
+                     np.finfo(float).max, -np.finfo(float).max, np.inf, -np.inf, np.nan])
+    rng = np.random.default_rng(7)
+    v = np.concatenate([edge, rng.standard_normal(1000) * 10.0 ** rng.integers(-300, 300, 1000)])
+    V = v[:, None]
+    with np.errstate(all="ignore"):              # the general form, as row_norm has it for d > 1
+        m = np.max(np.abs(V), axis=1)
+        safe = np.where((m > 0) & np.isfinite(m), m, 1.0)
+        general = m * np.sqrt(np.sum((V / safe[:, None]) ** 2, axis=1))
+    general[m == 0] = 0.0
+    general[np.isinf(m)] = np.inf
+    general[np.isnan(m)] = np.nan
+    fast = fp.row_norm(V)
+    assert fast.shape == general.shape == (len(v),)
+    assert np.array_equal(fast.view(np.uint64), general.view(np.uint64))
+    assert fp.row_norm(np.array([-2.5])).tolist() == [2.5]      # one vector of one coordinate
