@@ -33,7 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # this checkout's gpaudit, whatever is installed
-os.environ["GPAUDIT_CACHE"] = tempfile.mkdtemp(prefix="gpaudit-bench-")
+_CACHE = tempfile.TemporaryDirectory(prefix="gpaudit-bench-")   # removed at exit
+os.environ["GPAUDIT_CACHE"] = _CACHE.name
 
 import mpmath  # noqa: E402
 import numpy as np  # noqa: E402
@@ -120,19 +121,20 @@ def catalog(effort):
           f"slowest refute {max(broken):.2f} s; slowest certified {max(valid):.2f} s")
 
 
-def _cli(args, cache, **extra_env):
-    """(wall seconds, CPU seconds of the command's process and of the copy that decides proof
-    queries ahead, which it reaps -- not of the worker processes of -j, which its forkserver reaps
-    -- and the completed process)."""
+def _cli(args, **extra_env):
+    """(wall seconds, CPU seconds of the command's process and of the copies it forks and reaps
+    (the proof stage beside the audit; the queries decided ahead) -- not of the worker processes of
+    -j, which its forkserver reaps -- and the completed process), with a new, empty cache."""
     import resource
 
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-    env = dict(os.environ, GPAUDIT_CACHE=cache, PYTHONPATH=path, **extra_env)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "gpaudit", "check", "-q", *args], cwd=ROOT, env=env,
-                       capture_output=True, text=True)
-    dt = time.perf_counter() - t
+    with tempfile.TemporaryDirectory(prefix="gpaudit-bench-") as cache:
+        env = dict(os.environ, GPAUDIT_CACHE=cache, PYTHONPATH=path, **extra_env)
+        t = time.perf_counter()
+        r = subprocess.run([sys.executable, "-m", "gpaudit", "check", "-q", *args], cwd=ROOT, env=env,
+                           capture_output=True, text=True)
+        dt = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return dt, cpu, r
@@ -159,12 +161,12 @@ def cli(jobs):
     bare, imports = _startup("pass"), _startup("import gpaudit.cli, gpaudit.check")
     print(f"  every process pays first: python itself {bare:.2f} s, then gpaudit's imports "
           f"{imports - bare:.2f} s (best of 3)")
-    t, cpu, r = _cli(["-j", str(jobs), "examples"], tempfile.mkdtemp(prefix="gpaudit-bench-"))
+    t, cpu, r = _cli(["-j", str(jobs), "examples"])
     n = len(r.stdout.splitlines())
     print(f"  gpaudit check -j {jobs} examples   {t:6.1f} s for {n} configurations (exit {r.returncode})")
     times = {"valid": [], "broken": []}
     for path in catalog_paths():
-        dt, cpu, r = _cli([str(path.relative_to(ROOT))], tempfile.mkdtemp(prefix="gpaudit-bench-"))
+        dt, cpu, r = _cli([str(path.relative_to(ROOT))])
         times["broken" if "broken" in path.parts else "valid"].append(dt)
         print(f"  gpaudit check {str(path.relative_to(ROOT)):<58} {r.stdout.split()[0] if r.stdout else '?':<9} "
               f"{dt:5.2f} s ({cpu:5.2f} s CPU)")
@@ -172,9 +174,9 @@ def cli(jobs):
           f"{statistics.median(times['broken']):.2f} s, slowest {max(times['broken']):.2f} s")
     two_way = ROOT / "examples" / "two-way-student-t.yaml"   # the entry with the most proof queries
     if two_way.exists():
-        dt, cpu, r = _cli([str(two_way.relative_to(ROOT))], tempfile.mkdtemp(prefix="gpaudit-bench-"),
-                          GPAUDIT_NO_AHEAD="1")
-        print(f"  the same without a copy deciding proof queries ahead (GPAUDIT_NO_AHEAD=1):\n"
+        dt, cpu, r = _cli([str(two_way.relative_to(ROOT))], GPAUDIT_NO_AHEAD="1")
+        print(f"  the same without the forked copies (proof stage beside the audit, queries decided ahead; "
+              f"GPAUDIT_NO_AHEAD=1):\n"
               f"  gpaudit check {str(two_way.relative_to(ROOT)):<58} {r.stdout.split()[0] if r.stdout else '?':<9} "
               f"{dt:5.2f} s ({cpu:5.2f} s CPU)")
 
