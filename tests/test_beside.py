@@ -219,3 +219,17 @@ def test_close_stops_what_the_copy_forked(here, monkeypatch):
         time.sleep(0.05)
     else:
         pytest.fail(f"the copy's own copy {grandchild} is still running")
+
+
+def test_a_refutation_loads_no_proof_module():
+    """The proof stage's modules load only where its outcome is wanted: in the copy, or here when
+    no witness settled the file (a refutation in a new process pays for none of them)."""
+    import subprocess
+
+    code = ("import sys; from gpaudit.check import check_file; "
+            f"r = check_file({str(BROKEN)!r}); "
+            "print(r.verdict, sorted(m for m in sys.modules if m.startswith('gpaudit.prove')))")
+    for no_copy in ("", "1"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env=dict(os.environ, GPAUDIT_NO_AHEAD=no_copy, GPAUDIT_NO_CACHE="1"))
+        assert out.stdout.split(None, 1) == ["refuted", "[]\n"], out.stdout + out.stderr

@@ -22,7 +22,6 @@ import pickle
 import signal
 
 from ..kernel import z3door
-from ..prove.prover import ProofOutcome
 from .pipeline import prove_stage
 
 
@@ -70,8 +69,11 @@ class ProofBeside:
         self.pid = pid
         self.pipe = os.fdopen(read, "rb")
 
-    def result(self) -> ProofOutcome:
-        """The proof stage's outcome: the copy's where it sent one, else computed here."""
+    def result(self):
+        """The proof stage's outcome (a ProofOutcome): the copy's where it sent one, else computed
+        here."""
+        from ..prove.prover import ProofOutcome   # (gpaudit.prove loads only where a proof is wanted)
+
         got = None
         if self.pipe is not None:
             try:
@@ -109,7 +111,9 @@ class ProofBeside:
         return False
 
 
-def _portable(out: ProofOutcome) -> ProofOutcome:
+def _portable(out):
     """What `check` uses of the proof stage's outcome, without the obligation records and regions
     (they hold z3 and symbolic objects that stay in the copy; `gpaudit prove` runs in process)."""
+    from ..prove.prover import ProofOutcome
+
     return ProofOutcome(out.checks, out.regions, out.witness, route=out.route, seeds=out.seeds)
