@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -190,35 +191,86 @@ def test_no_copy_where_forbidden(here, monkeypatch):
     assert here["forks"] == 0
 
 
-def test_close_stops_what_the_copy_forked(here, monkeypatch):
-    """A copy killed mid-stage takes the copies it forked (deciding ahead) with it."""
-    read, write = os.pipe()
+def _state(pid):
+    """A process's state letter; None once it is gone (a zombie, Z, is dead but not yet reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
 
-    def stalling(mech):
-        kid = os.fork()
-        if kid == 0:
-            time.sleep(60)
-            os._exit(0)
-        os.write(write, f"{kid}\n".encode())
+
+def _dies(pid, seconds=5.0) -> bool:
+    for _ in range(int(seconds / 0.05)):
+        if _state(pid) in (None, "Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _stalling_stage(write):
+    """A proof stage that starts a real copy deciding ahead (whose decisions never end), tells the
+    test its pid, and never ends either."""
+    def stage(mech):
+        a = zb._Ahead([types.SimpleNamespace(digits=1)], 1000)
+        os.write(write, f"{a.pid}\n".encode())
         time.sleep(60)
-    monkeypatch.setattr(beside, "prove_stage", stalling)
+    return stage
+
+
+def test_close_stops_the_copy_and_the_copy_it_forked(here, monkeypatch):
+    """A copy killed mid-stage takes the copy it forked to decide queries ahead with it."""
+    read, write = os.pipe()
+    monkeypatch.setattr(zb._Ahead, "_decide", lambda self, q: time.sleep(60))
+    monkeypatch.setattr(beside, "prove_stage", _stalling_stage(write))
     b = beside.ProofBeside(build_mechanism(load_spec(CERTIFIED)))
     assert b.pid is not None
-    grandchild = int(os.read(read, 64).decode())
+    ahead = int(os.read(read, 64).decode())
     os.close(read)
     os.close(write)
+    assert _state(ahead) not in (None, "Z", "X")
     b.close()
     assert _reaped(here["pids"][0])
-    for _ in range(100):                                  # killed: gone, or a zombie until reaped
-        try:
-            state = Path(f"/proc/{grandchild}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            break
-        if state in ("Z", "X"):
-            break
-        time.sleep(0.05)
-    else:
-        pytest.fail(f"the copy's own copy {grandchild} is still running")
+    assert _dies(ahead), f"the copy deciding ahead ({ahead}) outlived the copy that forked it"
+
+
+def test_copies_die_with_a_process_that_is_killed(tmp_path):
+    """A process killed outright (no cleanup runs) leaves no copy running: neither the proof stage
+    beside its audit nor the copy that one forked."""
+    import subprocess
+
+    script = tmp_path / "killed.py"
+    script.write_text(f"""
+import os, sys, time, types
+sys.path.insert(0, {str(ROOT)!r})
+from gpaudit.certify import beside
+from gpaudit.kernel import z3door as zb
+from gpaudit.model.mechanism import build_mechanism
+from gpaudit.spec.load import load_spec
+zb._one_thread = lambda: True
+zb._Ahead._decide = lambda self, q: time.sleep(60)
+read, write = os.pipe()
+def stage(mech):
+    a = zb._Ahead([types.SimpleNamespace(digits=1)], 1000)
+    os.write(write, f"{{a.pid}}\\n".encode())
+    time.sleep(60)
+beside.prove_stage = stage
+b = beside.ProofBeside(build_mechanism(load_spec({str(CERTIFIED)!r})))
+print(b.pid, int(os.read(read, 64).decode()), flush=True)
+time.sleep(60)
+""")
+    env = dict(os.environ)
+    env.pop("GPAUDIT_NO_AHEAD", None)
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        copy, ahead = map(int, proc.stdout.readline().split())
+        assert _state(copy) not in (None, "Z", "X") and _state(ahead) not in (None, "Z", "X")
+        proc.kill()
+        proc.wait()
+        assert _dies(copy), f"the proof stage's copy ({copy}) outlived the killed process"
+        assert _dies(ahead), f"the copy deciding ahead ({ahead}) outlived the killed process"
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def test_a_refutation_loads_no_proof_module():

@@ -12,7 +12,9 @@ budget, as this process would make after the audit; the outcome crosses a pipe b
 keeps exact numbers exact.  Where the copy sends nothing usable (it died, it raised, its outcome
 held something that cannot be pickled), this process runs the proof stage itself, as if nothing had
 been done beside, so that an error surfaces here exactly as before.  Where a verified witness settles
-``refuted``, the copy is killed with everything it forked and its outcome is never read.
+``refuted``, the copy is killed and its outcome is never read.  A copy dies with the process that
+forked it, however that ends (``z3door.die_with_parent``), and so does the copy it forks to decide
+queries ahead.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class ProofBeside:
 
     def _start(self):
         read, write = os.pipe()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:        # no process to spare: the proof stage runs here, after the audit
@@ -47,7 +50,7 @@ class ProofBeside:
         if pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
             code = 1
             try:
-                os.setpgid(0, 0)          # its own group: close() stops it with any copy it forks
+                z3door.die_with_parent(parent)   # and a copy it forks dies with it
                 os.close(read)
                 quiet = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(quiet, 1)         # whatever it would print, this process prints if it
@@ -62,10 +65,6 @@ class ProofBeside:
             finally:
                 os._exit(code)
         os.close(write)
-        try:
-            os.setpgid(pid, pid)         # (both sides set it: whichever runs first)
-        except OSError:
-            pass
         self.pid = pid
         self.pipe = os.fdopen(read, "rb")
 
@@ -86,14 +85,12 @@ class ProofBeside:
         return got if got is not None else prove_stage(self.mech)
 
     def close(self) -> None:
-        """Stop the copy (and anything it forked) and reap it; nothing it sent is read."""
+        """Stop the copy (a copy it forked dies with it) and reap it; nothing it sent is read."""
         if self.pid is not None:
-            for kill, target in ((os.killpg, self.pid), (os.kill, self.pid)):
-                try:
-                    kill(target, signal.SIGKILL)
-                    break
-                except OSError:
-                    pass
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
             try:
                 os.waitpid(self.pid, 0)
             except OSError:

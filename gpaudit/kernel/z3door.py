@@ -819,6 +819,21 @@ def may_fork() -> bool:
             and not os.environ.get("GPAUDIT_NO_AHEAD"))
 
 
+def die_with_parent(parent: int) -> None:
+    """In a forked copy, first thing: be killed (SIGKILL) when the process that forked it ends,
+    however it ends (Linux's PR_SET_PDEATHSIG), and end at once if it already has -- so that no
+    copy outlives a process that was itself killed, and a copy's own copy goes with it."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):    # not Linux's libc: the parent still kills it in close()
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def _one_thread() -> bool:
     """Whether this is the process's one Python thread (a fork copies only the thread that makes
     it, and a lock another thread holds then stays locked in the copy)."""
@@ -848,6 +863,7 @@ class _Ahead:
         self.budget_ms = budget_ms
         self.got: dict = {}
         read, write = os.pipe()
+        parent = os.getpid()
         try:
             self.pid = os.fork()
         except OSError:                # no process to spare: the caller decides everything at its turn
@@ -857,6 +873,7 @@ class _Ahead:
         if self.pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
             code = 1
             try:
+                die_with_parent(parent)
                 os.close(read)
                 with os.fdopen(write, "wb", buffering=0) as out:
                     for i, q in enumerate(self.jobs):
