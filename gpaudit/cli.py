@@ -13,7 +13,7 @@ import mpmath
 from . import __version__
 from .errors import ConfigError
 from .paths import expand_files
-from .runner import check_one, default_jobs, nonnegative_int, positive_int  # noqa: F401
+from .runner import check_one, default_jobs, nonnegative_int, positive_int, worker_pool  # noqa: F401
 from .verdict import CONFIG_ERROR_EXIT, Result
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
@@ -424,13 +424,7 @@ def _run_checks(specs, args, jobs):
                 prog.done()
             yield spec, outcome
         return
-    import concurrent.futures
-    import multiprocessing
-
-    ctx = _worker_context()
-    # a worker decides z3 queries ahead on a second core only where there is one to spare
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=z3door.set_ahead,
-                                                initargs=(jobs < default_jobs(),)) as pool:
+    with worker_pool(jobs, _worker_context()) as pool:
         # submitted longest-expected first (the workers finish closer together), yielded in input order
         order = sorted(range(len(specs)), key=lambda i: -cost_hint(specs[i]))
         futures = [None] * len(specs)

@@ -18,6 +18,17 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def worker_pool(jobs: int, ctx):
+    """`jobs` worker processes (start method `ctx`) that check files or sweep points.  A worker
+    forks copies of itself (the proof stage beside the audit, z3 queries decided ahead) only where
+    the workers leave a core free: with jobs >= the cores, every core already checks one of its own."""
+    import concurrent.futures
+
+    from .kernel import z3door
+    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=z3door.set_ahead,
+                                                  initargs=(jobs < default_jobs(),))
+
+
 def check_one(spec, seed, effort, full_evidence, cache, progress=None):
     """Check one loaded configuration, never raising: ("result", Result), ("config", error line)
     or ("internal", Result, detail, traceback text).  Runs in this process or in a worker, with

@@ -285,3 +285,17 @@ def test_a_refutation_loads_no_proof_module():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                              env=dict(os.environ, GPAUDIT_NO_AHEAD=no_copy, GPAUDIT_NO_CACHE="1"))
         assert out.stdout.split(None, 1) == ["refuted", "[]\n"], out.stdout + out.stderr
+
+
+def test_pool_workers_fork_only_where_a_core_is_free(monkeypatch):
+    """`check -j N` and a sweep's local workers: with N >= the cores every core already checks a
+    file of its own, and a worker forks no copy; with a core to spare it may."""
+    import multiprocessing
+
+    from gpaudit.runner import default_jobs, worker_pool
+
+    monkeypatch.delenv("GPAUDIT_NO_AHEAD", raising=False)
+    ctx = multiprocessing.get_context("fork")
+    for jobs, allowed in ((default_jobs(), False), (default_jobs() + 1, False), (default_jobs() - 1, True)):
+        with worker_pool(jobs, ctx) as pool:
+            assert pool.submit(zb.may_fork).result() is allowed, jobs

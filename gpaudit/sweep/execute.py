@@ -21,7 +21,7 @@ import multiprocessing
 import sys
 import uuid
 
-from ..runner import default_jobs
+from ..runner import default_jobs, worker_pool
 
 
 cores = default_jobs   # -j's default: the cores this process may run on
@@ -45,7 +45,7 @@ def run_local(tasks: dict, jobs: int):
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
         ctx.set_forkserver_preload(["gpaudit.check", "gpaudit.api", "gpaudit.sweep.worker"])
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    with worker_pool(jobs, ctx) as pool:
         futures = {pool.submit(worker.run_point, *args): index for index, args in tasks.items()}
         try:
             for fut in concurrent.futures.as_completed(futures):
