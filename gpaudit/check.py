@@ -59,6 +59,8 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     with ProofBeside(mech) as beside:
         outcome = audit_main(mech, seed=seed, effort=effort, progress=progress)
         settled = outcome.witness is not None and mech.exact_model and not full_evidence
+        if progress and not settled:
+            progress("prove", 0.0)
         proof = None if settled else beside.result()
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}

@@ -461,3 +461,13 @@ def test_the_one_dimensional_row_norm_is_the_scaled_form_bit_for_bit():
     assert fast.shape == general.shape == (len(v),)
     assert np.array_equal(fast.view(np.uint64), general.view(np.uint64))
     assert fp.row_norm(np.array([-2.5])).tolist() == [2.5]      # one vector of one coordinate
+
+
+def test_progress_names_the_proof_stage_only_where_it_runs():
+    """A terminal shows which stage is running: the screen and the polishing, then the proof stage
+    (the longest one for most valid files), which a verified witness skips."""
+    for path, stages in ((ROOT / "examples" / "threshold-student-t.yaml", ["screen", "polish", "prove"]),
+                         (BROKEN / "threshold-bound-jump.yaml", ["screen", "polish"])):
+        seen = []
+        check_spec(load_spec(path), progress=lambda stage, frac: seen.append(stage), effort="quick")
+        assert list(dict.fromkeys(seen)) == stages, (path.name, seen)
