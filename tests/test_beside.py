@@ -178,7 +178,6 @@ def test_no_copy_where_forbidden(here, monkeypatch):
     monkeypatch.setattr(zb, "_AHEAD_ON", False)           # a check -j N worker, N >= the cores
     assert beside.ProofBeside(mech).pid is None
     monkeypatch.setattr(zb, "_AHEAD_ON", True)
-    assert beside.ProofBeside(mech, wanted=False).pid is None
     monkeypatch.setattr(zb, "_one_thread", _real_one_thread)
     stop = threading.Event()
     t = threading.Thread(target=stop.wait)

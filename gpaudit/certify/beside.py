@@ -2,8 +2,8 @@
 
 The proof stage (``prove_stage``) does not use anything the audit finds: it reads only the
 mechanism.  Where a core is free and forking is safe (``z3door.may_fork``: Linux, two or more
-cores, no other Python thread, not inside ``check -j N`` with N >= the cores, ``GPAUDIT_NO_AHEAD``
-unset), a forked copy of this process runs it while this process audits, and sends back its outcome
+cores, no other Python thread, not in a worker of ``check -j N`` or ``sweep -j N`` with N >= the
+cores, ``GPAUDIT_NO_AHEAD`` unset), a forked copy of this process runs it while this process audits, and sends back its outcome
 (the checks, the regions' certified rates, the witness, the route and the seed points; all plain
 data and exact numbers).
 
@@ -31,11 +31,11 @@ class ProofBeside:
     """prove_stage(mech), started now in a forked copy where that is allowed; `result()` gives the
     outcome (the copy's, or this process's own), `close()` stops the copy.  A context manager."""
 
-    def __init__(self, mech, wanted: bool = True):
+    def __init__(self, mech):
         self.mech = mech
         self.pid = None
         self.pipe = None
-        if wanted and z3door.may_fork():
+        if z3door.may_fork():
             self._start()
 
     def _start(self):
