@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import signal
 
 from ..kernel import z3door
 from .pipeline import prove_stage
@@ -87,14 +86,7 @@ class ProofBeside:
     def close(self) -> None:
         """Stop the copy (a copy it forked dies with it) and reap it; nothing it sent is read."""
         if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            try:
-                os.waitpid(self.pid, 0)
-            except OSError:
-                pass
+            z3door.stop_copy(self.pid)
             self.pid = None
         if self.pipe is not None:
             self.pipe.close()

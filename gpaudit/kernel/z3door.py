@@ -834,6 +834,21 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def stop_copy(pid: int) -> None:
+    """Kill a forked copy (SIGKILL: whatever it is doing, any copy of its own dies with it) and
+    reap it."""
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
 def _one_thread() -> bool:
     """Whether this is the process's one Python thread (a fork copies only the thread that makes
     it, and a lock another thread holds then stays locked in the copy)."""
@@ -924,16 +939,7 @@ class _Ahead:
         return left is None or left // step_weight(q.digits) >= rlimit_of(budget_ms, q.digits) + used
 
     def close(self):
-        import signal
-
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        try:
-            os.waitpid(self.pid, 0)
-        except OSError:
-            pass
+        stop_copy(self.pid)
         if self.pipe is not None:
             self.pipe.close()
 
