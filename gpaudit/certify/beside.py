@@ -38,34 +38,20 @@ class ProofBeside:
             self._start()
 
     def _start(self):
-        read, write = os.pipe()
-        parent = os.getpid()
         try:
-            pid = os.fork()
+            self.pid, self.pipe = z3door.fork_copy(self._send)
         except OSError:        # no process to spare: the proof stage runs here, after the audit
-            os.close(read)
-            os.close(write)
-            return
-        if pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
-            code = 1
-            try:
-                z3door.die_with_parent(parent)   # and a copy it forks dies with it
-                os.close(read)
-                quiet = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(quiet, 1)         # whatever it would print, this process prints if it
-                os.dup2(quiet, 2)         # runs the stage itself
-                try:
-                    data = pickle.dumps(("ok", _portable(prove_stage(self.mech))))
-                except BaseException:     # noqa: BLE001 - this process runs the stage itself, and
-                    data = pickle.dumps(("failed",))   # the error surfaces there as before
-                with os.fdopen(write, "wb") as out:
-                    out.write(data)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write)
-        self.pid = pid
-        self.pipe = os.fdopen(read, "rb")
+            pass
+
+    def _send(self, out):  # pragma: no cover - runs in the copy (coverage is not measured there)
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)         # whatever it would print, this process prints if it runs the
+        os.dup2(quiet, 2)         # stage itself
+        try:
+            data = pickle.dumps(("ok", _portable(prove_stage(self.mech))))
+        except BaseException:     # noqa: BLE001 - this process runs the stage itself, and the
+            data = pickle.dumps(("failed",))   # error surfaces there as before
+        out.write(data)
 
     def result(self):
         """The proof stage's outcome (a ProofOutcome): the copy's where it sent one, else computed

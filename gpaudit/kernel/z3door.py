@@ -806,8 +806,9 @@ AHEAD_MIN_QUERIES = 12
 
 
 def set_ahead(enabled: bool) -> None:
-    """Allow or forbid deciding ahead in this process (forbidden where every core already checks
-    a file of its own: gpaudit check -j N with N >= the cores)."""
+    """Allow or forbid forked copies in this process (may_fork: deciding ahead, and the proof stage
+    beside the audit); forbidden where every core already checks a file of its own (the workers of
+    check -j N or sweep -j N with N >= the cores: gpaudit.runner.worker_pool)."""
     global _AHEAD_ON
     _AHEAD_ON = bool(enabled)
 
@@ -815,8 +816,35 @@ def set_ahead(enabled: bool) -> None:
 def may_fork() -> bool:
     """Whether a forked copy of this process may work beside it: on Linux, with a second core,
     with no other Python thread, not forbidden in this process (set_ahead) or by GPAUDIT_NO_AHEAD."""
-    return (_AHEAD_ON and sys.platform.startswith("linux") and _cores() >= 2 and _one_thread()
+    return (_AHEAD_ON and sys.platform.startswith("linux") and cores() >= 2 and _one_thread()
             and not os.environ.get("GPAUDIT_NO_AHEAD"))
+
+
+def fork_copy(work):
+    """Fork a copy of this process that runs work(out), `out` the write end of a pipe (a binary
+    file), and then ends, dying with this process if this one ends first (die_with_parent).  Returns
+    (the copy's pid, the pipe's read end as a binary file); raises OSError, leaving nothing open,
+    where no process or pipe can be had."""
+    read, write = os.pipe()
+    parent = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        raise
+    if pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
+        code = 1
+        try:
+            die_with_parent(parent)
+            os.close(read)
+            with os.fdopen(write, "wb") as out:
+                work(out)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    return pid, os.fdopen(read, "rb")
 
 
 def die_with_parent(parent: int) -> None:
@@ -857,11 +885,12 @@ def _one_thread() -> bool:
     return threading.active_count() == 1
 
 
-def _cores() -> int:
+def cores() -> int:
+    """The cores this process may run on (also -j's default: gpaudit.runner.default_jobs)."""
     try:
-        return len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        return max(1, os.cpu_count() or 1)
 
 
 class _Ahead:
@@ -877,27 +906,13 @@ class _Ahead:
                 self.jobs.append(q)
         self.budget_ms = budget_ms
         self.got: dict = {}
-        read, write = os.pipe()
-        parent = os.getpid()
-        try:
-            self.pid = os.fork()
-        except OSError:                # no process to spare: the caller decides everything at its turn
-            os.close(read)
-            os.close(write)
-            raise
-        if self.pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
-            code = 1
-            try:
-                die_with_parent(parent)
-                os.close(read)
-                with os.fdopen(write, "wb", buffering=0) as out:
-                    for i, q in enumerate(self.jobs):
-                        pickle.dump((i, *self._decide(q)), out)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write)
-        self.pipe = os.fdopen(read, "rb")
+        # (OSError where no process or pipe can be had: the caller decides everything at its turn)
+        self.pid, self.pipe = fork_copy(self._send_all)
+
+    def _send_all(self, out):  # pragma: no cover - runs in the copy (coverage is not measured there)
+        for i, q in enumerate(self.jobs):
+            pickle.dump((i, *self._decide(q)), out)
+            out.flush()                # each record as soon as it is decided
 
     def _decide(self, q: Query):
         limit, used = rlimit_of(self.budget_ms, q.digits), [0]
