@@ -4,18 +4,17 @@ raising, the default number of worker processes, and the integer types of --seed
 from __future__ import annotations
 
 import argparse
-import os
 import traceback
 
 from .errors import ConfigError
 
 
 def default_jobs() -> int:
-    """-j's default: the cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    """-j's default: the cores this process may run on (the count that also decides where a forked
+    copy may work beside this process: gpaudit.kernel.z3door.may_fork)."""
+    from .kernel.z3door import cores
+
+    return cores()
 
 
 def worker_pool(jobs: int, ctx):

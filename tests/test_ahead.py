@@ -25,7 +25,7 @@ from gpaudit.verdict import REFUTED
 ROOT = Path(__file__).resolve().parents[1]
 _real_one_thread = zb._one_thread
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or zb._cores() < 2,
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or zb.cores() < 2,
                                 reason="deciding ahead needs Linux and a second core")
 
 
