@@ -12,8 +12,9 @@
    included), and a cold `gpaudit check` of each configuration in its own process (the target:
    every valid one under 5 s on an idle 2-core machine), with the CPU time of
    that process next to its wall time (on a busy machine the CPU time is the steadier figure),
-   and the two-way threshold once more without a copy deciding its proof queries ahead on the
-   second core (GPAUDIT_NO_AHEAD=1; the CPU time includes the copy where there is one).
+   and the two-way threshold once more without the forked copies that use the second core (the
+   proof stage beside the audit, the proof queries decided ahead; GPAUDIT_NO_AHEAD=1; the CPU time
+   includes the copies where there are any).
 
 The numeric caches (the radial B* tables, the proof cache) are pointed at an empty temporary
 directory, so that every figure is a cold one unless it says otherwise.
@@ -140,6 +141,14 @@ def _cli(args, **extra_env):
     return dt, cpu, r
 
 
+def _cli_row(path, **extra_env) -> float:
+    """`gpaudit check path` in a new process, printed as one row; its wall seconds."""
+    dt, cpu, r = _cli([str(path.relative_to(ROOT))], **extra_env)
+    print(f"  gpaudit check {str(path.relative_to(ROOT)):<58} {r.stdout.split()[0] if r.stdout else '?':<9} "
+          f"{dt:5.2f} s ({cpu:5.2f} s CPU)")
+    return dt
+
+
 def _startup(code):
     """Best-of-3 wall seconds of `python -c code` with this checkout on the path."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
@@ -166,19 +175,15 @@ def cli(jobs):
     print(f"  gpaudit check -j {jobs} examples   {t:6.1f} s for {n} configurations (exit {r.returncode})")
     times = {"valid": [], "broken": []}
     for path in catalog_paths():
-        dt, cpu, r = _cli([str(path.relative_to(ROOT))])
+        dt = _cli_row(path)
         times["broken" if "broken" in path.parts else "valid"].append(dt)
-        print(f"  gpaudit check {str(path.relative_to(ROOT)):<58} {r.stdout.split()[0] if r.stdout else '?':<9} "
-              f"{dt:5.2f} s ({cpu:5.2f} s CPU)")
     print(f"  cold through the CLI: slowest certified {max(times['valid']):.2f} s; median refute "
           f"{statistics.median(times['broken']):.2f} s, slowest {max(times['broken']):.2f} s")
     two_way = ROOT / "examples" / "two-way-student-t.yaml"   # the entry with the most proof queries
     if two_way.exists():
-        dt, cpu, r = _cli([str(two_way.relative_to(ROOT))], GPAUDIT_NO_AHEAD="1")
-        print(f"  the same without the forked copies (proof stage beside the audit, queries decided ahead; "
-              f"GPAUDIT_NO_AHEAD=1):\n"
-              f"  gpaudit check {str(two_way.relative_to(ROOT)):<58} {r.stdout.split()[0] if r.stdout else '?':<9} "
-              f"{dt:5.2f} s ({cpu:5.2f} s CPU)")
+        print("  the same without the forked copies (proof stage beside the audit, queries decided ahead; "
+              "GPAUDIT_NO_AHEAD=1):")
+        _cli_row(two_way, GPAUDIT_NO_AHEAD="1")
 
 
 def main():
