@@ -71,6 +71,13 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         outcome = audit_seeds(mech, outcome, proof.seeds)
         info["audit"] = outcome.stats
         upper, cert_checks, within = certify(mech, outcome, proof)
+        if within and spec.claim.delta != 0 and outcome.witness is not None and mech.exact_model:
+            # a route certified (eps, delta) while the audit verified a larger divergence: one is wrong
+            cert_checks = list(cert_checks) + [Check(
+                "consistency", REFUTED, "audit vs certificate",
+                "a hockey-stick divergence verified on the exact model exceeds the delta a route "
+                "certified: the model or the certificate is wrong")]
+            within = False
         info["certified_bound"] = _certified_bound(mech, proof)
     audit_checks = list(outcome.checks)
     witness, eps_lower = outcome.witness, outcome.epsilon_lower

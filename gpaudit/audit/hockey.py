@@ -117,14 +117,22 @@ def hockey_proxy(mech: Mechanism, X, Xp, chunk=256):
     return out
 
 
+# How far the values at 50 and 100 digits may differ for the value to count; a witness must exceed
+# delta by more than this (the value at 100 digits is taken to be known to within it, no closer).
+STABLE = mpmath.mpf(10) ** -25
+
+
 def _exact(mech, x, xp):
-    """The hockey-stick value at 50 and 100 digits on the same float-located set, if stable."""
+    """The hockey-stick value at 50 and 100 digits on the same float-located set, if stable, for a
+    pair whose distance is proved <= Lambda (exactly: a pair outside the claim is no witness)."""
+    if not mech.metric.within(x, xp, mech.Lambda):
+        return None
     val, ivs = hockey_stick_mp(mech, x, xp)
     if val is None:
         return None
     with mpmath.workdps(100):
         val100, _ = hockey_stick_mp(mech, x, xp, dps=100)
-    if val100 is None or abs(val100 - val) > mpmath.mpf(10) ** -25:
+    if val100 is None or abs(val100 - val) > STABLE:
         return None
     return val100, ivs
 

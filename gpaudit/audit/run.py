@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
+import sympy as sp
 
 from ..model.mechanism import Mechanism, exact_decimal, mp_exact
 from ..verdict import Check, REFUTED, UNKNOWN
 from .conditions import check_cover, check_smooth
 from ..kernel import numbers
-from .hockey import worst_hockey_stick
+from .hockey import STABLE, worst_hockey_stick
 from .search import Found, VerifiedTriple, search_main, search_seeds
 
 
@@ -30,11 +31,40 @@ class AuditOutcome:
     found: Found | None = field(default=None, repr=False)  # the search's pairs and triples
 
 
+def dist_text(mech: Mechanism, x, xp) -> str:
+    """A witness pair's distance in the configured metric: its exact decimal expansion where the
+    distance is rational (one dimension, l1, linf: the coordinates are binary fractions), else 30
+    significant digits rounded up."""
+    d = mech.metric.dist_exact(x, xp)
+    if d.is_Rational:
+        q = sp.Rational(d)
+        twos = sp.multiplicity(2, q.q) if q.q > 1 else 0
+        if q.q == 2**twos:     # a binary fraction: its decimal expansion ends after `twos` digits
+            return exact_decimal_rational(q, twos)
+    return numbers.decimal_up(d, 30)
+
+
+def exact_decimal_rational(q, places: int) -> str:
+    """The exact decimal expansion of a rational whose denominator divides 10^places."""
+    scaled = int(q * 10**places)
+    sign, digits = ("-" if scaled < 0 else ""), str(abs(scaled)).rjust(places + 1, "0")
+    text = digits[:len(digits) - places] + ("." + digits[len(digits) - places:] if places else "")
+    return sign + (text.rstrip("0").rstrip(".") if places else text)
+
+
+def exceeds_delta(value, delta) -> bool:
+    """A hockey-stick value at 100 digits exceeds delta by more than its stability margin, decided
+    exactly (delta is not rounded to the working precision)."""
+    with mpmath.workdps(110):
+        low = value - STABLE
+    return numbers.le(low, delta) is False
+
+
 def triple_witness(mech: Mechanism, v: VerifiedTriple) -> dict:
     with mpmath.workdps(50):
         bound = mp_exact(mech.epsilon) * v.dist
     return {"x": [exact_decimal(float(c)) for c in v.x], "x_prime": [exact_decimal(float(c)) for c in v.xp], "y": exact_decimal(float(v.y)),
-            "dist": mpstr(v.dist), "log_ratio": mpstr(v.log_ratio),
+            "dist": dist_text(mech, v.x, v.xp), "log_ratio": mpstr(v.log_ratio),
             "epsilon_times_dist": mpstr(bound), "rate": mpstr(v.rate)}
 
 
@@ -115,11 +145,10 @@ def _outcome(mech: Mechanism, found: Found, seed, effort, seconds) -> AuditOutco
                                 {"pairs_screened": n_pairs}))
     else:
         hs = worst_hockey_stick(mech, X, Xp, rates, effort=effort, must=seed_idx)
-        delta = mp_exact(mech.delta)
-        if hs is not None and hs[0] > delta:
+        if hs is not None and exceeds_delta(hs[0], mech.delta):
             val, x, xp, ivs = hs
             witness = {"x": [exact_decimal(float(c)) for c in x], "x_prime": [exact_decimal(float(c)) for c in xp],
-                       "dist": mpstr(mpmath.sqrt(sum((mpmath.mpf(a) - mpmath.mpf(b))**2 for a, b in zip(x, xp)))),
+                       "dist": dist_text(mech, x, xp),
                        "hockey_stick": mpstr(val), "set": [[exact_decimal(float(lo)), exact_decimal(float(hi))] for lo, hi in ivs]}
             checks.append(Check("privacy.hockey_stick", REFUTED, "exact distribution functions in mpmath",
                                 f"P[M(x) in S] - e^(eps d) P[M(x') in S] = {mpstr(val, 12)} > delta",

@@ -204,7 +204,10 @@ def push_tail(mech: Mechanism, t: Triple) -> Triple:
 
 
 def verify(mech: Mechanism, t: Triple) -> VerifiedTriple | None:
-    """Recompute ln p_x(y) - ln p_x'(y) at 50 and 100 digits from the exact binary inputs."""
+    """Recompute ln p_x(y) - ln p_x'(y) at 50 and 100 digits from the exact binary inputs.  A pair
+    whose distance is not proved <= Lambda (exactly, not in float64) is outside the claim: None."""
+    if not mech.metric.within(t.x, t.xp, mech.Lambda):
+        return None
     vals = []
     for dps in VERIFY_DPS:
         with mpmath.workdps(dps):

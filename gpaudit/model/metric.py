@@ -20,6 +20,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..kernel.numbers import exact, le
 from ..spec.types import MetricSpec
 from .fp import row_norm
 
@@ -56,6 +57,16 @@ def _short(w) -> str:
     """A weight for display: exact when short (3/2, 1/10), else six significant digits (1e-300)."""
     text = str(w)
     return text if len(text) <= 12 else f"{float(sp.N(w, 17)):.6g}"
+
+
+def _coord(v):
+    """A coordinate as an exact number: a float or mpf by its binary value, a decimal string
+    exactly as written."""
+    if isinstance(v, str):
+        return sp.Rational(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    return v
 
 
 def _le(a, b) -> sp.Boolean:
@@ -123,6 +134,17 @@ class Metric:
         """dist(x, x') in the working precision (weights converted exactly or to dps + 10)."""
         return _norm_mp(self.kind, [abs(mpmath.mpf(u) - mpmath.mpf(v)) * _mp(w)
                                     for u, v, w in zip(x, xp, self.w_exact)])
+
+    def dist_exact(self, x, xp) -> sp.Expr:
+        """dist(x, x') as an exact sympy number, from the exact binary (or rational) coordinates."""
+        return self.dist_sym(tuple(exact(_coord(u)) for u in x), tuple(exact(_coord(v)) for v in xp))
+
+    def within(self, x, xp, Lambda) -> bool:
+        """dist(x, x') <= Lambda, decided exactly (False where it is not proved: a pair the claim
+        may not cover is never a witness)."""
+        if Lambda == sp.oo:
+            return True
+        return le(self.dist_exact(x, xp), Lambda) is True
 
     def dist_sym(self, syms, psyms) -> sp.Expr:
         """dist(x, x') as an exact sympy expression (for the two-point obligations)."""

@@ -433,9 +433,34 @@ def smooth(leaf: Leaf, syms, c, params=(), metric=None) -> Obligation:
                   _sym_claim(leaf, lambda t: original(grad_log_sq(t.B, syms)) <= c**2))
 
 
+def coverage(expr, name: str, params=()) -> list[Obligation]:
+    """The pieces of a Piecewise cover R^d: at every x some piece's condition holds, and each
+    condition is defined wherever it is evaluated (where every earlier condition is false).  A
+    Piecewise whose conditions leave a set uncovered has no value there: a band between two pieces
+    would make every other obligation vacuous across it (continuity is checked only where closures
+    meet), so without this obligation a jump across the band could be certified."""
+    if not isinstance(expr, sp.Piecewise):
+        return []
+    conds = [c for _, c in expr.args]
+    if any(c is sp.true for c in conds):
+        return []
+
+    def make(tr, conds=conds):
+        gaps = [zb.conj(*[z3.Not(tr(c)) for c in conds])]
+        for k, c in enumerate(conds):
+            dom = domain_defined(c)
+            if dom is not sp.true:
+                gaps.append(zb.conj(*([z3.Not(tr(e)) for e in conds[:k]] + [z3.Not(tr(dom))])))
+        return zb.disj(*gaps)
+    return [_build("defined", f"{name} (all pieces)",
+                   f"the pieces of {name} cover the input domain (some condition holds at every x)",
+                   make, params)]
+
+
 def defined(expr, name: str, params=()) -> list[Obligation]:
-    """For each piece whose formula has partial functions: they are defined on its closure."""
-    out = []
+    """The pieces cover the domain (`coverage`), and for each piece whose formula has partial
+    functions: they are defined on its closure."""
+    out = coverage(expr, name, params)
     for k, (conds, val) in enumerate(pieces(expr), 1):
         need = domain_conditions(val)
         if not need:

@@ -174,9 +174,35 @@ def parse_expr(value, names: Mapping[str, sp.Expr] | None = None, *, allow_bool:
         raise FieldError("expression too deeply nested") from None
     if isinstance(result, (bool, sp.logic.boolalg.BooleanAtom)) and not allow_bool:
         raise FieldError(f"expected a number, got '{value}'")
-    if result is sp.nan or (isinstance(result, sp.Expr) and result.has(sp.zoo, sp.nan)):
+    if result is sp.nan or (isinstance(result, sp.Basic) and result.has(sp.zoo, sp.nan)):
         raise FieldError(f"expression '{value}' is undefined")
+    bad = non_real_constant(result)
+    if bad is not None:
+        raise FieldError(f"the constant {bad} in '{value}' is not a real number")
     return result
+
+
+def non_real_constant(expr):
+    """The first constant sub-expression of expr whose value is not real (None if there is none).
+
+    Expressions are real-valued functions of real inputs: a constant such as (-1)^(1/3), sqrt(-2)
+    or log(-1) has no real value (sympy takes the principal complex branch), so a formula that
+    contains one is out of the language, whatever the rest of it says."""
+    if not isinstance(expr, sp.Basic):
+        return None
+    for sub in sp.preorder_traversal(expr):
+        if not isinstance(sub, sp.Expr) or sub.free_symbols or not sub.is_number or sub.has(sp.oo, -sp.oo):
+            continue
+        real = sub.is_extended_real
+        if real is None:
+            try:
+                im = sp.im(sp.N(sub, 40))
+                real = bool(im == 0) if im.is_number else None
+            except (TypeError, ValueError, ArithmeticError):
+                real = None
+        if real is False or sub.has(sp.I):
+            return sub
+    return None
 
 
 def numeric_value(expr, field: str = "") -> sp.Expr:
