@@ -11,6 +11,8 @@ import time
 from .audit.run import audit_main, audit_seeds
 from .certify.beside import ProofBeside
 from .certify.pipeline import certify
+from .certify import handoff
+from .kernel import certificate as kcert
 from .kernel import numbers
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
@@ -64,6 +66,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         proof = None if settled else beside.result()
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
+    verified = None
     if settled:
         upper, cert_checks, within = None, [], False
         info["proof_stage"] = PROOF_SKIPPED
@@ -71,6 +74,11 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         outcome = audit_seeds(mech, outcome, proof.seeds)
         info["audit"] = outcome.stats
         upper, cert_checks, within = certify(mech, outcome, proof)
+        verified, kernel_check, cert_json = kernel_check_of(mech, proof, upper, cert_checks, within)
+        if cert_json is not None:
+            info["certificate"] = cert_json
+        if kernel_check is not None:
+            cert_checks = list(cert_checks) + [kernel_check]
         if within and spec.claim.delta != 0 and outcome.witness is not None and mech.exact_model:
             # a route certified (eps, delta) while the audit verified a larger divergence: one is wrong
             cert_checks = list(cert_checks) + [Check(
@@ -97,6 +105,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         audit_checks = [_informational(c) for c in audit_checks]
     ev = Evidence(witness=witness is not None, witness_exact=mech.exact_model,
                   within_claim=bool(within), certificate_checks=tuple(c.status for c in cert_checks),
+                  verified=verified,
                   inconsistent=any(c.id == "consistency" and c.status == REFUTED for c in cert_checks))
     decision = decide(ev)
     if not mech.exact_model:
@@ -111,6 +120,39 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
                   witness if decision.verdict == REFUTED else None, audit_checks + list(cert_checks), info,
                   decision)
+
+
+def kernel_check_of(mech, proof, upper, cert_checks, within):
+    """(Verified or None, the `kernel.certificate` check or None, the certificate as JSON or None).
+
+    Where the generators (proof stage, rate enclosure, delta routes) say the claim is within reach,
+    their findings are handed to the kernel as a certificate; the kernel re-derives every obligation
+    from the mechanism and decides it (z3, no cache).  Only its `Verified` can make the verdict
+    certified (kernel.decide)."""
+    if not within or any(c.status not in (CERTIFIED, SKIPPED) for c in cert_checks):
+        return None, None, None
+    delta = next((c for c in cert_checks if c.id == "certificate.delta" and c.status == CERTIFIED), None)
+    rate = next((c for c in cert_checks if c.id == "certificate.rate"), None)
+    delta_route = delta.evidence.get("route") if delta is not None else None
+    tie = rate is not None and rate.status == CERTIFIED and "+ z3" in rate.method
+    try:
+        cert = handoff.from_proof(mech, proof, None if delta_route else upper, delta_route, tie)
+        cert_json = handoff.to_json(cert)
+    except (ValueError, TypeError) as err:
+        return None, Check("kernel.certificate", UNKNOWN, "kernel", f"no certificate could be written: {err}"), None
+    t0 = time.perf_counter()
+    try:
+        v = kcert.check(handoff.problem(mech), cert)
+    except kcert.Rejected as err:
+        failed = [o.name for o in err.outcomes if not o.holds]
+        return None, Check("kernel.certificate", UNKNOWN, "kernel: every obligation re-derived and decided (z3, no cache)",
+                           f"the kernel did not accept the certificate: {', '.join(failed[:6])}"
+                           + (f" and {len(failed) - 6} more" if len(failed) > 6 else ""),
+                           {"failed": failed, "obligations": len(err.outcomes)}), cert_json
+    n = len(v.outcomes)
+    return v, Check("kernel.certificate", CERTIFIED, "kernel: every obligation re-derived and decided (z3, no cache)",
+                    f"{n} obligations of route {v.route} hold; rate <= {numbers.decimal_up(v.epsilon_upper, 12)}",
+                    {"obligations": n, "seconds": round(time.perf_counter() - t0, 3)}), cert_json
 
 
 PROOF_SKIPPED = ("skipped: a witness verified on the exact model settles refuted, and no proof can change "

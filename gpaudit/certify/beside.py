@@ -87,8 +87,10 @@ class ProofBeside:
 
 
 def _portable(out):
-    """What `check` uses of the proof stage's outcome, without the obligation records and regions
-    (they hold z3 and symbolic objects that stay in the copy; `gpaudit prove` runs in process)."""
+    """What `check` uses of the proof stage's outcome: the regions (leaves, sympy) and their rates,
+    which become the kernel's certificate, without the obligation records (they hold z3 objects that
+    stay in the copy; `gpaudit prove` runs in process)."""
     from ..prove.prover import ProofOutcome
 
-    return ProofOutcome(out.checks, out.regions, out.witness, route=out.route, seeds=out.seeds)
+    return ProofOutcome(out.checks, out.regions, out.witness, leaves=out.leaves, route=out.route, rates=out.rates,
+                        seeds=out.seeds)

@@ -141,7 +141,8 @@ def lemma_36(mech: Mechanism, checks):
     checks.append(Check("certificate.delta", CERTIFIED, "theorem: Liang-Yi Lemma 3.1 + Lemma 3.6 (delta <= 1/e)",
                         f"(eta + gamma max(1, ln 1/delta), delta)-GP: epsilon <= {numbers.decimal_up(eps_upper, 12)}; "
                         f"at the claimed epsilon, delta <= {shown}",
-                        {"delta_upper_at_claim": None if delta_upper is None else numbers.decimal_up(delta_upper, 20)}))
+                        {"delta_upper_at_claim": None if delta_upper is None else numbers.decimal_up(delta_upper, 20),
+                         "route": "lemma_3_6"}))
     return eps_upper, checks, within
 
 
@@ -166,7 +167,7 @@ def laud_theorem_4(mech: Mechanism, checks, regions):
     C = sp.Max(*[sp.sympify(c) for _, _, c in regions])
     b = sp.sympify(mech.eta) * A
     method = "theorem: Laud-Pankova-Pettai Theorem 4 (Laplace noise, beta-smooth bound)"
-    ev = {"b": str(b), "beta": str(C), "Lambda": str(lam)}
+    ev = {"b": str(b), "beta": str(C), "Lambda": str(lam), "route": "laud_theorem_4"}
     if lam == sp.oo or not C.is_positive:
         why = ("it needs a finite Lambda: its delta grows as 2 e^(epsilon L - k) with the distance L"
                if lam == sp.oo else "it needs a positive smoothness beta")

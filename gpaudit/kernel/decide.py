@@ -8,8 +8,9 @@ decision is an explicit rule table, read top to bottom, the first rule that appl
   2. refuted       a privacy witness verified in high precision on an EXACT model of the
                    mechanism (symbolic f and B, or callables evaluated in mpmath), or whose
                    violation exceeds a rigorous bound on the model's error               -> refuted
-  3. certified     the certified rate is shown <= the claim by a sound comparison, and every
-                   check the certificate rests on is certified (or skipped as not needed) -> certified
+  3. certified     the kernel checked the certificate (kernel.certificate: every obligation of
+                   its route re-derived from the mechanism and decided here), the rate is shown
+                   <= the claim, and every check it rests on is certified or skipped     -> certified
                    (the certificate is about the exact mechanism; a witness on an approximate model
                    of it, rule 4, says nothing sound against it)
   4. approximate   a witness found only on an approximate model (a numerical B*, a float64
@@ -25,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+
+from .certificate import is_verified
 
 _TOKEN = object()
 
@@ -63,6 +66,7 @@ class Evidence:
     within_claim: bool = False          # the certified rate <= the claim, by a sound comparison
     certificate_checks: tuple = ()      # statuses of every check the certificate rests on
     inconsistent: bool = False          # an exact-model verified rate above the certified bound
+    verified: object = None             # the kernel's check of the certificate (kernel.certificate)
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,8 @@ def decide(ev: Evidence) -> Decision:
     if ev.witness and ev.witness_exact:
         return made(REFUTED, "refuted", "a privacy witness verified in high precision on an exact model")
     checks = tuple(ev.certificate_checks)
-    if ev.within_claim and checks and all(s in (CERTIFIED, SKIPPED) for s in checks):
+    if (ev.within_claim and checks and all(s in (CERTIFIED, SKIPPED) for s in checks)
+            and is_verified(ev.verified)):
         return made(CERTIFIED, "certified", "the certified rate is at most the claim and every condition "
                                             "it rests on is proved")
     if ev.witness:

@@ -1,0 +1,518 @@
+"""The certificate checker: the kernel derives every obligation a route needs and decides each one.
+
+Everything that searches (the proof stage's region splitting and rate search, the family supremum's
+branch and bound, derived bounds, caches, forked copies) is an untrusted generator.  It hands the
+kernel a `Certificate`: the route, a partition of R^d into regions, per region the smooth formulas f
+and B take there (its alternatives) and the constants a_R, c_R, and the bound E on the rate.  From
+the mechanism itself (`Problem`, built from the configuration) and the certificate, `check` states
+the obligations below, decides each with z3 (never a cache, never another process's answer), and
+returns a `Verified` only when all hold; nothing else can construct one.
+
+Route `regions` (B a formula), per region R with alternatives (C_k, f_k, B_k):
+
+  cover_regions     the regions' conditions cover R^d
+  alternatives[R]   on R some alternative's conditions hold
+  agrees[R.k.F]     on R /\\ C_k, F (f or B, as the configuration writes it) has a value, F_k is
+                    defined, and F = F_k (so F is defined on R^d, and the rates below are F's)
+  defined[Fi]       piece i's formula is defined on a closed superset of the piece's closure
+  continuous[Fi|Fj] pieces i and j agree where those closed sets meet: the closures are finitely
+                    many closed sets covering R^d, so F is continuous on R^d (pasting lemma)
+  B_positive[R]     on R, B_k > 0 for an alternative active there
+  cover[R]          on R, ||grad f_k||_* <= a_R B_k for an alternative active there
+  smooth[R]         on R, ||grad B_k||_* <= c_R B_k for an alternative active there
+  two_point_*       Definition 8 for all pairs (only linear growth with delta > 0 or Lambda < inf)
+
+Route `lemma_3_1` (B = B* of Definition 9): agrees for f; lipschitz[R] |grad f_k| <= K; a point z
+strictly inside a region where grad f_k(z) != 0 (exactly), so B* > 0; then a = 1, c = gamma.
+
+Rate: pure claims: for every region and every piece of the score,
+  eta a_R |psi(u)| + c_R |1 + u psi(u)| <= E  for u >= 0 (z3, the score derived here from ln h),
+and E <= epsilon exactly.  delta > 0: Lemma 3.6 or Laud et al.'s Theorem 4, their hypotheses and
+their closed forms compared exactly (docs/certificate.md derives each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+import z3
+
+from . import numbers
+from . import z3door as zb
+from .domain import defined as domain_defined
+
+_TOKEN = object()
+BUDGET_MS = 20000          # each obligation's deterministic work budget (z3door.rlimit_of)
+U = sp.Symbol("u", nonnegative=True)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What the configuration says, exactly: the mechanism and the claim."""
+    syms: tuple
+    f: sp.Expr
+    B: sp.Expr | None                 # None: B* of Definition 9 (route lemma_3_1)
+    metric: str                       # l1 | l2 | linf
+    weights: tuple                    # w_i > 0, exact
+    family: str
+    log_density: tuple                # ln h(u) on u >= 0, piece by piece (exact, in U)
+    breaks: tuple                     # the pieces' break points, exact, increasing
+    eta: sp.Expr
+    gamma: sp.Expr
+    growth: str                       # linear | exponential
+    Lambda: sp.Expr
+    epsilon: sp.Expr
+    delta: sp.Expr
+    bound_kind: str
+
+
+@dataclass(frozen=True)
+class Alternative:
+    conds: tuple
+    f: sp.Expr
+    B: sp.Expr | None
+
+
+@dataclass(frozen=True)
+class Region:
+    label: str
+    conds: tuple
+    alts: tuple
+    a: sp.Expr
+    c: sp.Expr
+
+
+@dataclass(frozen=True)
+class Certificate:
+    route: str                        # regions | lemma_3_1
+    regions: tuple
+    epsilon_upper: sp.Expr | None     # E: the bound on every region's pure rate
+    delta_route: str | None = None    # None | lemma_3_6 | laud_theorem_4
+    lipschitz: sp.Expr | None = None  # lemma_3_1: K
+    point: tuple | None = None        # lemma_3_1: exact z with grad f(z) != 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One obligation's result: `holds` only on z3 unsat (or an exact comparison)."""
+    name: str
+    holds: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A certificate the kernel checked: the claim holds with rate at most epsilon_upper."""
+    epsilon_upper: sp.Expr
+    route: str
+    outcomes: tuple
+    _token: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self._token is not _TOKEN:
+            raise TypeError("a Verified certificate is made only by gpaudit.kernel.certificate.check")
+
+    def __reduce__(self):
+        # sent from a worker of `gpaudit check -j N` (the same program, which checked it there)
+        return (_rebuild, (self.epsilon_upper, self.route, self.outcomes))
+
+
+def _rebuild(eps, route, outcomes):
+    return Verified(eps, route, outcomes, _TOKEN)
+
+
+def is_verified(v) -> bool:
+    return isinstance(v, Verified) and v._token is _TOKEN
+
+
+class Rejected(Exception):
+    """The certificate does not check: `outcomes` says which obligations failed."""
+
+    def __init__(self, outcomes):
+        self.outcomes = tuple(outcomes)
+        bad = [o for o in self.outcomes if not o.holds]
+        super().__init__("; ".join(f"{o.name}: {o.detail}" for o in bad[:3]) or "rejected")
+
+
+# -- deciding ---------------------------------------------------------------------------------
+
+def linked(e):
+    """(e', alias): e with every exp(a) written as E^n for one symbol E = exp(b) per group of
+    arguments that are rational multiples of each other (exp(x/5) = E^2 with E = exp(x/10)): an
+    identity, so that z3 sees one variable for the group (it knows nothing of exp but the facts the
+    translator states for E, and sympy merges exp(a) exp(a) into exp(2a) on its own).  alias maps
+    each E to the exp(b) it stands for (the translator's alias)."""
+    atoms = sorted(e.atoms(sp.exp), key=sp.default_sort_key)
+    groups: list[list] = []
+    for a in atoms:
+        for g in groups:
+            r = sp.cancel(a.args[0] / g[0].args[0])
+            if r.is_Rational and r != 0:
+                g.append(a)
+                break
+        else:
+            groups.append([a])
+    sub, alias = {}, {}
+    for k, g in enumerate(groups):
+        if len(g) < 2:
+            continue
+        ratios = [sp.Rational(sp.cancel(a.args[0] / g[0].args[0])) for a in g]
+        den = sp.ilcm(*[r.q for r in ratios]) if len(ratios) > 1 else ratios[0].q
+        num = sp.igcd(*[(r * den).p for r in ratios]) if len(ratios) > 1 else (ratios[0] * den).p
+        E = sp.Symbol(f"linked_exp_{k}", positive=True)
+        alias[E] = sp.exp(g[0].args[0] * num / den)
+        for a, r in zip(g, ratios):
+            sub[a] = E**int(r * den / num)
+    return (e.xreplace(sub), alias) if sub else (e, alias)
+
+
+def _unsat(formula, budget_ms=BUDGET_MS) -> tuple[bool, str]:
+    """z3 proves `formula` (a sympy boolean, or a builder tr -> z3 formula) unsatisfiable."""
+    tr = zb.Translator()
+    try:
+        if callable(formula):
+            q = tr.query(formula(tr))
+        else:
+            e, alias = linked(formula)
+            tr.alias.update(alias)
+            q = tr.query(tr(e))
+    except zb.Unsupported as err:
+        return False, f"not translatable: {err}"
+    ans = zb.solve(q, budget_ms, use_cache=False)
+    return ans.status == zb.UNSAT, f"z3 {ans.status}" + (f" ({ans.seconds:.1f} s)" if ans.seconds >= 1 else "")
+
+
+class _Run:
+    def __init__(self):
+        self.outcomes: list[Outcome] = []
+        self._empty: dict = {}
+
+    def empty(self, conds) -> bool:
+        """z3 shows the conjunction empty (memoised for this check only)."""
+        key = frozenset(conds)
+        if key not in self._empty:
+            self._empty[key] = _unsat(sp.And(*conds), 3000)[0]
+        return self._empty[key]
+
+    def need(self, name, formula, budget_ms=BUDGET_MS):
+        holds, how = _unsat(formula, budget_ms)
+        self.outcomes.append(Outcome(name, holds, how))
+        return holds
+
+    def exact(self, name, ok, detail):
+        self.outcomes.append(Outcome(name, bool(ok), detail))
+        return bool(ok)
+
+    @property
+    def ok(self):
+        return all(o.holds for o in self.outcomes)
+
+
+# -- sets -------------------------------------------------------------------------------------
+
+def _closed(c):
+    """A closed condition containing the closure of {c} (c in negation normal form): strict
+    relations relaxed, `!=` dropped, and the points where c's partial functions are undefined
+    added (the closure of {log(x) < 0} contains 0, where log(x) <= 0 has no value)."""
+    if isinstance(c, sp.And):
+        return sp.And(*[_closed(a) for a in c.args])
+    if isinstance(c, sp.Or):
+        return sp.Or(*[_closed(a) for a in c.args])
+    if isinstance(c, sp.Ne):
+        return sp.true
+    if isinstance(c, (sp.StrictLessThan, sp.StrictGreaterThan)):
+        rel = sp.Le(c.lhs, c.rhs) if isinstance(c, sp.StrictLessThan) else sp.Ge(c.lhs, c.rhs)
+    elif isinstance(c, sp.core.relational.Relational):
+        rel = c
+    elif c in (sp.true, sp.false):
+        return c
+    else:
+        raise zb.Unsupported(f"condition {c}")
+    dom = domain_defined(c)
+    return rel if dom is sp.true else sp.Or(rel, sp.Not(dom))
+
+
+def _closure(run, conds):
+    """A closed superset of cl({all conds}): the DNF built condition by condition, a conjunction
+    dropped as soon as z3 shows it empty (so that the boundary of an empty set adds nothing), then
+    each disjunct relaxed (_closed)."""
+    parts = [()]
+    for c in conds:
+        dnf = sp.to_dnf(sp.to_nnf(c), simplify=False)
+        terms = dnf.args if isinstance(dnf, sp.Or) else (dnf,)
+        parts = [q for q in (p + (tuple(t.args) if isinstance(t, sp.And) else (t,)) for p in parts for t in terms)
+                 if not run.empty(q)]
+        if len(parts) > 64:
+            return _closed(sp.to_nnf(sp.And(*conds)))
+    return sp.Or(*[sp.And(*[_closed(a) for a in p]) for p in parts]) if parts else sp.false
+
+
+def _pieces(F):
+    """[(conditions, value)] of a Piecewise: piece k holds where its condition does and no earlier."""
+    if not isinstance(F, sp.Piecewise):
+        return [((), F)]
+    out, earlier = [], []
+    for val, cond in F.args:
+        out.append((tuple([cond] + [sp.Not(e) for e in earlier]), val))
+        earlier.append(cond)
+        if cond is sp.true:
+            break
+    return out
+
+
+def _defined_pw(F):
+    """F (a Piecewise as the configuration writes it) has a value: some piece's condition holds
+    where every earlier one fails, the conditions evaluated on the way are defined, and so is the
+    piece's formula."""
+    if not isinstance(F, sp.Piecewise):
+        return domain_defined(F)
+    cases, earlier = [], []
+    for val, cond in F.args:
+        cases.append(sp.And(*[sp.Not(e) for e in earlier], domain_defined(cond), cond, domain_defined(val)))
+        earlier.append(cond)
+        if cond is sp.true:
+            break
+    return sp.Or(*cases)
+
+
+def _dual_le(metric, weights, grads, bound):
+    """||g||_* <= bound (bound >= 0) for the dual norm of the input metric, without roots."""
+    g = [gi / w for gi, w in zip(grads, weights)]
+    if metric == "l2" or len(g) == 1:
+        return sp.Add(*[gi**2 for gi in g]) <= bound**2
+    if metric == "l1":          # dual: max_i |g_i| / w_i
+        return sp.And(*[gi**2 <= bound**2 for gi in g])
+    if metric == "linf":        # dual: sum_i |g_i| / w_i
+        return sp.Add(*[sp.Abs(gi) for gi in g]) <= bound
+    raise ValueError(f"unknown metric {metric}")
+
+
+def _some_alt(region, prop):
+    """On the region, some alternative active there satisfies prop: the negation, for z3."""
+    return sp.And(*region.conds, sp.Not(sp.Or(*[sp.And(*a.conds, prop(a)) for a in region.alts])))
+
+
+def _grads(expr, syms):
+    return [sp.diff(expr, s) for s in syms]
+
+
+# -- the obligations --------------------------------------------------------------------------
+
+def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
+    regs = cert.regions
+    run.need("cover_regions", sp.Not(sp.Or(*[sp.And(*r.conds) for r in regs])))
+    for name, F in funcs:
+        _continuous(run, name, F)
+    for r in regs:
+        if all(a.conds for a in r.alts):
+            run.need(f"alternatives[{r.label}]", sp.And(*r.conds, sp.Not(sp.Or(*[sp.And(*a.conds) for a in r.alts]))))
+        for k, a in enumerate(r.alts, 1):
+            for name, F in funcs:
+                Fk = a.f if name == "f" else a.B
+                if Fk is None or Fk.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs):
+                    run.exact(f"agrees[{r.label}.{k}.{name}]", False, "the alternative's formula is not smooth")
+                    continue
+                run.need(f"agrees[{r.label}.{k}.{name}]", _agrees(sp.And(*r.conds, *a.conds), F, Fk))
+
+
+def _continuous(run: _Run, name, F):
+    """F is defined and continuous on R^d: each piece's formula is defined on (a closed superset of)
+    its piece's closure, and two pieces' formulas agree where their closures meet; the closures are
+    finitely many closed sets covering R^d (the regions cover it and F is defined on each, `agrees`),
+    so F is continuous (pasting lemma).  Max, Min, Abs and every total operation are continuous."""
+    pcs = _pieces(F)
+    try:
+        closures = [_closure(run, conds) for conds, _ in pcs]
+    except zb.Unsupported as err:
+        run.exact(f"continuous[{name}]", False, str(err))
+        return
+    for k, ((_, v), cl) in enumerate(zip(pcs, closures), 1):
+        dom = domain_defined(v)
+        if dom is not sp.true:
+            run.need(f"defined[{name}{k}]", sp.And(cl, sp.Not(dom)))
+    for i in range(len(pcs)):
+        for j in range(i + 1, len(pcs)):
+            vi, vj = pcs[i][1], pcs[j][1]
+            if vi == vj or closures[i] is sp.false or closures[j] is sp.false:
+                continue
+
+            def differ(tr, ci=closures[i], cj=closures[j], vi=vi, vj=vj):
+                both, alias = linked(sp.Tuple(ci, cj, domain_defined(vi), domain_defined(vj), vi, vj))
+                tr.alias.update(alias)
+                a, b, da, db, ea, eb = both.args
+                return zb.conj(tr(a), tr(b), tr(da), tr(db), tr(ea) != tr(eb))
+            run.need(f"continuous[{name}{i + 1}|{name}{j + 1}]", differ)
+
+
+def _agrees(where, F, Fk):
+    """The negation of: on `where`, F and F_k are defined and equal (built in z3 directly: sympy's
+    Eq would try to decide the equality itself)."""
+    def build(tr):
+        both, alias = linked(sp.Tuple(where, _defined_pw(F), domain_defined(Fk), F, Fk))
+        tr.alias.update(alias)
+        w, dF, dK, eF, eK = both.args
+        return zb.conj(tr(w), z3.Not(zb.conj(tr(dF), tr(dK), tr(eF) == tr(eK))))
+    return build
+
+
+def _local(run: _Run, P: Problem, cert: Certificate):
+    for r in cert.regions:
+        run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
+                  f"a = {r.a}, c = {r.c} >= 0")
+        run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: a.B > 0))
+        run.need(f"cover[{r.label}]", _some_alt(r, lambda a: _dual_le(
+            P.metric, P.weights, _grads(a.f, P.syms), r.a * a.B)))
+        run.need(f"smooth[{r.label}]", _some_alt(r, lambda a: _dual_le(
+            P.metric, P.weights, _grads(a.B, P.syms), r.c * a.B)))
+
+
+def _dist(P: Problem, xs, ys):
+    terms = [w * sp.Abs(s - t) for s, t, w in zip(xs, ys, P.weights)]
+    if len(terms) == 1:
+        return terms[0]
+    if P.metric == "l1":
+        return sp.Add(*terms)
+    if P.metric == "linf":
+        return sp.Max(*terms)
+    return sp.sqrt(sp.Add(*[t**2 for t in terms]))
+
+
+def two_point_needed(P: Problem) -> bool:
+    """Only Lemma 3.6 (linear growth) rests on Definition 8's two-point conditions; with linear
+    growth they are required whenever delta > 0 or Lambda < inf (docs/certificate.md)."""
+    return P.growth == "linear" and (P.delta != 0 or P.Lambda != sp.oo)
+
+
+def _two_point(run: _Run, P: Problem):
+    ps = tuple(sp.Symbol(s.name + "_pair", real=True) for s in P.syms)
+    d = _dist(P, P.syms, ps)
+    sub = dict(zip(P.syms, ps))
+    scope = [d > 0] + ([d <= P.Lambda] if P.Lambda != sp.oo else [])
+    dom = sp.And(_defined_pw(P.f), _defined_pw(P.B), _defined_pw(P.f).xreplace(sub), _defined_pw(P.B).xreplace(sub))
+    run.need("two_point_cover", sp.And(*scope, dom, sp.Abs(P.f - P.f.xreplace(sub)) > P.B * d))
+    run.need("two_point_smooth", sp.And(*scope, dom, P.B > (1 + P.gamma * d) * P.B.xreplace(sub)))
+
+
+def _lemma_31(run: _Run, P: Problem, cert: Certificate):
+    K = cert.lipschitz
+    if K is None or not run.exact("lipschitz_constant", numbers.le(0, K) is True, f"K = {K}"):
+        return
+    for r in cert.regions:
+        def prop(a):
+            g2 = sp.Add(*[g**2 for g in _grads(a.f, P.syms)])
+            return sp.powsimp(sp.expand(g2 / K**2), combine="exp") <= 1
+        run.need(f"lipschitz[{r.label}]", _some_alt(r, prop))
+    run.exact("B_positive", _nonconstant(P, cert), f"grad f != 0 strictly inside a region at z = {cert.point}")
+
+
+def _strict_at(c, at) -> bool:
+    """c (nnf) holds at the exact point with every relation strict (z is interior)."""
+    c = sp.to_nnf(c)
+    if isinstance(c, sp.And):
+        return all(_strict_at(a, at) for a in c.args)
+    if isinstance(c, sp.Or):
+        return any(_strict_at(a, at) for a in c.args)
+    if isinstance(c, sp.core.relational.Relational) and not isinstance(c, (sp.Eq, sp.Ne)):
+        lhs, rhs = c.lhs.xreplace(at), c.rhs.xreplace(at)
+        small, big = (lhs, rhs) if isinstance(c, (sp.LessThan, sp.StrictLessThan)) else (rhs, lhs)
+        try:
+            return numbers.le(big, small) is False       # small < big, proved
+        except (ValueError, TypeError):
+            return False
+    return False
+
+
+def _nonconstant(P: Problem, cert: Certificate) -> bool:
+    if cert.point is None or len(cert.point) != len(P.syms):
+        return False
+    at = dict(zip(P.syms, [sp.Rational(v) for v in cert.point]))
+    for r in cert.regions:
+        if len(r.alts) != 1 or not all(_strict_at(c, at) for c in tuple(r.conds) + tuple(r.alts[0].conds)):
+            continue
+        g2 = sp.Add(*[g.xreplace(at) for g in (gi**2 for gi in _grads(r.alts[0].f, P.syms))])
+        try:
+            return numbers.le(g2, 0) is False
+        except (ValueError, TypeError):
+            return False
+    return False
+
+
+# -- the rate ---------------------------------------------------------------------------------
+
+def score_pieces(P: Problem):
+    """[(lo, hi, |psi(u)|)] on u >= 0: psi = (ln h)' derived here from the density's pieces."""
+    ends = [sp.Integer(0), *P.breaks, sp.oo]
+    return [(ends[k], ends[k + 1], sp.Abs(sp.diff(piece, U))) for k, piece in enumerate(P.log_density)]
+
+
+def _rate_le(run: _Run, P: Problem, r: Region, E):
+    for k, (lo, hi, s) in enumerate(score_pieces(P)):
+        g = P.eta * r.a * s + r.c * sp.Abs(1 - U * s)
+        where = [U >= lo] + ([U < hi] if hi != sp.oo else [])
+        run.need(f"rate[{r.label}, piece {k + 1}]", sp.And(*where, g > E))
+
+
+def _delta_route(run: _Run, P: Problem, cert: Certificate):
+    eps, delta, lam = P.epsilon, P.delta, P.Lambda
+    if cert.delta_route == "lemma_3_6":
+        run.exact("lemma_3_6.hypotheses", P.family == "laplace" and P.growth == "linear"
+                  and P.bound_kind == "smooth_sensitivity" and two_point_needed(P),
+                  "Laplace noise, linear growth, the smooth sensitivity, Definition 8 proved")
+        bound = P.eta + P.gamma * sp.Max(1, sp.log(1 / delta))
+        run.exact("lemma_3_6.epsilon", numbers.le(bound, eps) is True, f"eta + gamma max(1, ln 1/delta) <= {eps}")
+        return numbers.up(bound)
+    if cert.delta_route == "laud_theorem_4":
+        A = sp.Max(*[r.a for r in cert.regions])
+        C = sp.Max(*[r.c for r in cert.regions])
+        b = P.eta * A
+        run.exact("laud_theorem_4.hypotheses", P.family == "laplace" and P.growth == "exponential"
+                  and lam != sp.oo and numbers.le(C, 0) is False and numbers.le(1, lam * C) is False,
+                  "Laplace noise, exponential growth, Lambda finite, beta > 0, Lambda beta < 1")
+        if not run.ok:
+            return None
+        k = 1 + (eps - b) / C
+        run.exact("laud_theorem_4.epsilon", numbers.le(b + C, eps) is True, f"b + beta <= {eps}")
+        run.exact("laud_theorem_4.delta", numbers.le(2 * sp.exp(eps * lam - k), delta) is True,
+                  f"2 e^(epsilon Lambda - k) <= {delta}")
+        return numbers.up(sp.Max(b + C, (sp.log(2 / delta) - 1 + b / C) / (1 / C - lam)))
+    run.exact("delta_route", False, f"no route {cert.delta_route!r} for delta > 0")
+    return None
+
+
+# -- the check --------------------------------------------------------------------------------
+
+def check(P: Problem, cert: Certificate) -> Verified:
+    """Derive and decide every obligation of the certificate's route; Verified, or Rejected."""
+    run = _Run()
+    if cert.route == "regions" and P.B is not None:
+        _regions(run, P, cert, (("f", P.f), ("B", P.B)))
+        _local(run, P, cert)
+        if two_point_needed(P):
+            _two_point(run, P)
+    elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity":
+        _regions(run, P, cert, (("f", P.f),))
+        _lemma_31(run, P, cert)
+        cert = Certificate(cert.route, tuple(Region(r.label, r.conds, r.alts, sp.Integer(1), P.gamma)
+                                             for r in cert.regions), cert.epsilon_upper, cert.delta_route,
+                           cert.lipschitz, cert.point)
+    else:
+        run.exact("route", False, f"route {cert.route!r} does not fit this mechanism")
+    if not run.ok:
+        raise Rejected(run.outcomes)
+    if cert.delta_route is None:
+        E = cert.epsilon_upper
+        if E is None or not run.exact("epsilon_upper", numbers.le(E, P.epsilon) is True, f"E = {E} <= {P.epsilon}"):
+            raise Rejected(run.outcomes)
+        for r in cert.regions:
+            _rate_le(run, P, r, E)
+        upper = E
+    else:
+        if P.delta == 0:
+            run.exact("delta_route", False, "a delta route for a pure claim")
+        upper = _delta_route(run, P, cert) if run.ok else None
+    if not run.ok or upper is None:
+        raise Rejected(run.outcomes)
+    return Verified(sp.sympify(upper) if not hasattr(upper, "_mpf_") else numbers.exact(upper),
+                    cert.route + ("" if cert.delta_route is None else "+" + cert.delta_route),
+                    tuple(run.outcomes), _TOKEN)
