@@ -8,12 +8,14 @@ from __future__ import annotations
 import time
 
 
-from .audit.run import audit_main, audit_seeds
+from .audit.run import audit_main, audit_seeds, triple_witness
+from .audit.tolerance import judge, user_fns
 from .certify.beside import ProofBeside
 from .certify.pipeline import certify
 from .kernel import numbers
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
+from .model.usercode import user_code_checks
 from .spec.load import load_spec
 from .spec.types import two_point_needed
 from .errors import ConfigError, FieldError, UserCodeError
@@ -58,7 +60,8 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     # it during the audit (certify.beside; the outcome is the same either way)
     with ProofBeside(mech) as beside:
         outcome = audit_main(mech, seed=seed, effort=effort, progress=progress)
-        settled = outcome.witness is not None and mech.exact_model and not full_evidence
+        judged = judge(mech, outcome)
+        settled = judged.counts and not full_evidence
         if progress and not settled:
             progress("prove", 0.0)
         proof = None if settled else beside.result()
@@ -69,16 +72,26 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         info["proof_stage"] = PROOF_SKIPPED
     else:
         outcome = audit_seeds(mech, outcome, proof.seeds)
+        judged = judge(mech, outcome)
         info["audit"] = outcome.stats
         upper, cert_checks, within = certify(mech, outcome, proof)
         info["certified_bound"] = _certified_bound(mech, proof)
     audit_checks = list(outcome.checks)
     witness, eps_lower = outcome.witness, outcome.epsilon_lower
-    if not mech.exact_model:
+    # python callables: a witness counts where their values are exact, or beyond their tolerance
+    approx = not mech.exact_model and not judged.counts or witness is not None and not judged.counts
+    if judged.counts and judged.triple is not None and judged.triple is not outcome.best:
+        witness = triple_witness(mech, judged.triple)
+    if judged.how == "tolerance":
+        eps_lower = judged.rate_lower
+        audit_checks = [_within_tolerance(c, judged.tolerance) for c in audit_checks]
+    info.update(_user_code_info(mech, judged))
+    if approx:
         # a witness on an approximate model (numerical B*, a float64 callable) is evidence only
+        parts = [t for t, on in ((f"f is {mech.query.note or 'approximate'}", mech.query.numeric),
+                                 (f"B is {mech.bound.source}", mech.bound.numeric)) if on]
         info["model"] = ("approximate: " + "; ".join(
-            t for t, on in ((f"f is {mech.query.note or 'approximate'}", mech.query.numeric),
-                            (f"B is {mech.bound.source}", mech.bound.numeric)) if on)
+            parts or ["the python callables' values at the witness are not measured exact"])
             + "; witnesses found on it are evidence, not refutations")
         if witness is not None:
             info["approximate_witness"] = witness
@@ -88,11 +101,12 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     why = two_point_needed(spec)
     if why is None:
         audit_checks = [_informational(c) for c in audit_checks]
-    ev = Evidence(witness=witness is not None, witness_exact=mech.exact_model,
+    cert_checks = list(cert_checks) + user_code_checks([u for _, u, _ in user_fns(mech)])
+    ev = Evidence(witness=witness is not None, witness_exact=judged.counts,
                   within_claim=bool(within), certificate_checks=tuple(c.status for c in cert_checks),
                   inconsistent=any(c.id == "consistency" and c.status == REFUTED for c in cert_checks))
     decision = decide(ev)
-    if not mech.exact_model:
+    if approx:
         witness, eps_lower = None, None
     claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta), "metric": mech.metric.label}
     info["decision"] = {"rule": decision.rule, "reason": decision.reason}
@@ -120,6 +134,36 @@ def _certified_bound(mech, proof) -> str:
     return f"the configuration's own B ({mech.bound.source})"
 
 
+def _within_tolerance(c: Check, tolerance: dict) -> Check:
+    """The refuting loss check of a witness counted beyond the float programs' tolerance."""
+    if c.status != REFUTED or c.id != "privacy.loss":
+        return c
+    tols = ", ".join(f"{name} within relative tolerance {float(t):g}" for name, t in tolerance.items())
+    return Check(c.id, c.status, c.method + " + arb enclosure over the float programs' tolerance",
+                 f"{c.detail}, for every value of {tols} (arb enclosure)", c.evidence)
+
+
+def _user_code_info(mech, judged) -> dict:
+    """info fields of python callables: the sources and how the witness was judged (notes)."""
+    fns = user_fns(mech)
+    if not fns:
+        return {}
+    out = {"query_source" if name == "f" else "bound_source": mech.query.note if name == "f" else mech.bound.source
+           for name, _, _ in fns}
+    notes = []
+    for name, u, tol in fns:
+        if not u.exact or judged.how in ("tolerance", "within the float programs' tolerance"):
+            field = "query.tolerance" if name == "f" else "bound.tolerance"
+            notes.append(f"{name} ({u.ref}) is judged as a float64 program where its values are not measured exact: "
+                         f"its values are taken within relative tolerance {float(tol):g} of the real function "
+                         f"({field})")
+    if judged.how not in ("exact", "no witness"):
+        out["witness_judgement"] = judged.how
+    if notes:
+        out["notes"] = notes
+    return out
+
+
 def _as_evidence(c: Check) -> Check:
     """An audit check on an approximate model: a refutation there is evidence (status unknown)."""
     if c.status != REFUTED:
@@ -132,6 +176,10 @@ def advice(mech, checks, upper) -> str:
     """One line for an unknown verdict: what would certify it, or that no route exists."""
     spec = mech.spec
     st = {c.id: c.status for c in checks}
+    failed = [c for c in checks if c.id == "user_code"]
+    if failed:
+        return (f"a python callable failed at an input ({failed[0].detail}); make it return a real number "
+                "there (or restrict the claim), then check again")
     if spec.query.kind == "python" or spec.bound.kind == "python":
         return ("no route: a python callable is never certified (gpaudit cannot reason about its code); "
                 "write f and B as expressions (kinds piecewise / constant / a built-in query) to certify")

@@ -333,9 +333,11 @@ def _superscript(n: int) -> str:
 
 def _field_text(v) -> str:
     if isinstance(v, (tuple, list)):
-        return "(" + ", ".join(fmt_exact(e) for e in v) + ")"
-    if isinstance(v, str):
-        return v
+        return "(" + ", ".join(_field_text(e) for e in v) + ")"
+    if isinstance(v, dict):  # a python callable's args
+        return "{" + ", ".join(f"{k}: {_field_text(e)}" for k, e in v.items()) + "}"
+    if isinstance(v, (str, bool)):
+        return str(v)
     return fmt_exact(v)
 
 

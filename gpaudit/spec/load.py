@@ -25,10 +25,11 @@ QUERY_FIELDS = {
     "two_way_threshold": ({"T1", "T2", "tau"}, set(), 2),
     "gaussian_kde": ({"t", "h"}, set(), None),
     "piecewise": ({"pieces"}, set(), None),
-    "python": ({"callable"}, set(), None),
+    "python": ({"callable"}, {"args", "landmarks", "scale", "tolerance"}, None),
 }
 BOUND_KINDS = {"smooth_sensitivity": set(), "constant": {"value"}, "piecewise": {"pieces"},
                "python": {"callable"}, "derived": set()}
+BOUND_OPTIONAL = {"python": {"args", "tolerance"}}
 FAMILY_SHAPES = {"laplace": ({}, set()), "gen_cauchy": ({"theta": 1}, {"p"}),
                  "student_t": ({}, {"nu"}), "polyplace": ({}, {"alpha"}), "gaussian": ({}, set())}
 EFFORTS = ("quick", "standard", "thorough")
@@ -41,6 +42,7 @@ class _Loader:
         self.names: dict[str, sp.Expr] = {}
         self.binary: list[str] = []
         self.sources: list[tuple[str, str, bytes]] = []  # (field, callable, module source) of python kinds
+        self.scalar = False  # input.scalar: python callables get x as one number (1-D)
 
     # -- helpers -------------------------------------------------------------------------
     def fail(self, field: str, problem: str):
@@ -173,6 +175,40 @@ class _Loader:
         self.sources.append((field, value, src))
         return value
 
+    def python_fields(self, raw, section: str, base: Path) -> dict:
+        """callable, args (keyword -> exact number, expressions of params), tolerance (default 1e-9)."""
+        fields = {"callable": self.callable_ref(raw["callable"], f"{section}.callable", base)}
+        args = raw.get("args") or {}
+        if not isinstance(args, dict):
+            self.fail(f"{section}.args", f"expected a mapping of keyword arguments, got {_kind(args)}")
+        fields["args"] = {}
+        for key, value in args.items():
+            if not isinstance(key, str) or not key.isidentifier():
+                self.fail(f"{section}.args", f"argument names must be identifiers, got {key!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                self.fail(f"{section}.args.{key}", f"expected a number or an expression of params, got {_kind(value)}")
+            fields["args"][key] = self.number(value, f"{section}.args.{key}")
+        fields["tolerance"] = self.number(raw.get("tolerance", "1e-9"), f"{section}.tolerance",
+                                          lo=0, lo_strict=False, hi=1)
+        fields["scalar"] = self.scalar
+        return fields
+
+    def landmarks(self, raw, dim: int) -> tuple:
+        """query.landmarks: 1-D numbers; d-D lists of d numbers (expressions of params)."""
+        if not isinstance(raw, list) or not raw:
+            self.fail("query.landmarks", "expected a non-empty list of points")
+        out = []
+        for i, item in enumerate(raw):
+            f = f"query.landmarks[{i}]"
+            if dim == 1 and not isinstance(item, list):
+                item = [item]
+            if not isinstance(item, list):
+                self.fail(f, f"expected a list of {dim} numbers, got {_kind(item)}")
+            if len(item) != dim:
+                self.fail(f, f"has {len(item)} coordinates but input.dim is {dim}")
+            out.append(tuple(self.number(v, f if dim == 1 else f"{f}[{k}]") for k, v in enumerate(item)))
+        return tuple(out)
+
     def query(self, raw, dim: int, base: Path) -> QuerySpec:
         if not isinstance(raw, dict):
             self.fail("query", f"expected a mapping, got {_kind(raw)}")
@@ -187,7 +223,12 @@ class _Loader:
         if kind == "piecewise":
             return QuerySpec(kind, {}, self.pieces(raw["pieces"], "query.pieces", dim))
         if kind == "python":
-            return QuerySpec(kind, {"callable": self.callable_ref(raw["callable"], "query.callable", base)})
+            fields = self.python_fields(raw, "query", base)
+            if "landmarks" in raw:
+                fields["landmarks"] = self.landmarks(raw["landmarks"], dim)
+            if "scale" in raw:
+                fields["scale"] = self.number(raw["scale"], "query.scale", lo=0)
+            return QuerySpec(kind, fields)
         for key in sorted(required):
             if key == "t":
                 t = raw["t"]
@@ -214,7 +255,7 @@ class _Loader:
         if kind not in BOUND_KINDS:
             self.fail("bound.kind", f"unknown bound kind {kind!r} (known: {', '.join(BOUND_KINDS)})")
         extra = BOUND_KINDS[kind]
-        self.mapping(raw, "bound", {"kind", "growth", "gamma", "Lambda"} | extra,
+        self.mapping(raw, "bound", {"kind", "growth", "gamma", "Lambda"} | extra | BOUND_OPTIONAL.get(kind, set()),
                      {"kind", "growth", "gamma"} | extra)
         growth = raw["growth"]
         if growth not in ("exponential", "linear"):
@@ -227,7 +268,7 @@ class _Loader:
         elif kind == "piecewise":
             pieces = self.pieces(raw["pieces"], "bound.pieces", dim)
         elif kind == "python":
-            fields["callable"] = self.callable_ref(raw["callable"], "bound.callable", base)
+            fields = self.python_fields(raw, "bound", base)
         elif kind == "derived":
             return self.derived_bound(growth, gamma, lam, dim, query, metric or MetricSpec())
         return BoundSpec(kind, growth, gamma, lam, fields, pieces)
@@ -398,10 +439,15 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
     if not isinstance(desc, str):
         ld.fail("description", "expected a string")
     params = ld.params(raw.get("params"))
-    inp = ld.mapping(raw["input"], "input", {"dim", "metric"}, {"dim"})
+    inp = ld.mapping(raw["input"], "input", {"dim", "metric", "scalar"}, {"dim"})
     dim = inp["dim"]
     if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
         ld.fail("input.dim", f"must be a positive integer, got {dim!r}")
+    ld.scalar = inp.get("scalar", False)
+    if not isinstance(ld.scalar, bool):
+        ld.fail("input.scalar", f"expected true or false, got {ld.scalar!r}")
+    if ld.scalar and dim != 1:
+        ld.fail("input.scalar", f"true needs input.dim 1 (x is passed as one number), got dim {dim}")
     metric = ld.metric(inp.get("metric", "l2"), dim)
     base = Path(path).resolve().parent
     query = ld.query(raw["query"], dim, base)
