@@ -86,6 +86,8 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         eps_lower = judged.rate_lower
         audit_checks = [_within_tolerance(c, judged.tolerance) for c in audit_checks]
     info.update(_user_code_info(mech, judged))
+    if spec.literal_notes:
+        info["notes"] = list(spec.literal_notes) + info.get("notes", [])
     if approx:
         # a witness on an approximate model (numerical B*, a float64 callable) is evidence only
         parts = [t for t, on in ((f"f is {mech.query.note or 'approximate'}", mech.query.numeric),

@@ -6,6 +6,9 @@ Every problem becomes a :class:`ConfigError` naming the file, the field and what
 from __future__ import annotations
 
 import hashlib
+import math
+import re
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -43,6 +46,7 @@ class _Loader:
         self.binary: list[str] = []
         self.sources: list[tuple[str, str, bytes]] = []  # (field, callable, module source) of python kinds
         self.scalar = False  # input.scalar: python callables get x as one number (1-D)
+        self.inexact_floats: list[tuple[str, float]] = []  # YAML floats whose decimal is not their value
 
     # -- helpers -------------------------------------------------------------------------
     def fail(self, field: str, problem: str):
@@ -68,6 +72,7 @@ class _Loader:
             self.fail(field, err.problem)
         if isinstance(value, float):
             self.binary.append(field)
+            self.float_literal(field, value)
         if expr in (sp.oo, -sp.oo):
             if not allow_inf:
                 self.fail(field, "must be finite")
@@ -96,6 +101,33 @@ class _Loader:
                 self.fail(field, f"constant {mpmath.nstr(mpmath.mpf(sp.N(c, 20)), 6)} is outside the range gpaudit supports "
                                  "(1e-300 .. 1e300 in magnitude)")
 
+    def float_literal(self, field: str, value: float):
+        """Keep a YAML float whose decimal text is not its binary value (0.1, not 0.5)."""
+        if math.isfinite(value) and Fraction(repr(value)) != Fraction(value):
+            self.inexact_floats.append((field, value))
+
+    def literal_notes(self, raw) -> tuple[str, ...]:
+        """Once per file: how YAML floats such as 0.1 were read (their binary value) and how to
+        write the decimal; and each such literal that a formula string also uses (read there as
+        the decimal), which makes the same digits two different numbers."""
+        if not self.inexact_floats:
+            return ()
+        shown = ", ".join(f"{f} = {v!r}" for f, v in self.inexact_floats)
+        example = repr(self.inexact_floats[0][1])
+        notes = [f"YAML floats are read as their exact binary value, not the decimal written: {shown}; "
+                 f"to mean the decimal, write it as a fraction ({_as_fraction(example)}) or a quoted string "
+                 f"('{example}')"]
+        by_value = {Fraction(repr(v)): (f, v) for f, v in self.inexact_floats}
+        for field, text in _strings(raw):
+            for lit in _NUMBER.findall(text):
+                hit = by_value.get(Fraction(lit))
+                if hit is not None:
+                    notes.append(f"the literal {lit} is read as a binary float in {hit[0]} (a YAML float) but as "
+                                 f"the decimal {_as_fraction(lit)} in {field} (a formula): the same digits are two "
+                                 "different numbers; name it once in params and use the name in both places")
+                    del by_value[Fraction(lit)]
+        return tuple(notes)
+
     # -- sections ------------------------------------------------------------------------
     def params(self, raw):
         if raw is None:
@@ -121,6 +153,7 @@ class _Loader:
                     self.fail(f"params.{key}", err.problem)
                 if isinstance(pending[key], float):
                     self.binary.append(f"params.{key}")
+                    self.float_literal(f"params.{key}", pending[key])
                 self.names[key] = val
                 del pending[key]
                 progress = True
@@ -458,7 +491,27 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
     if ld.sources:
         sha256 = _with_sources(sha256, ld.sources)
     return Spec(path, name.strip(), desc, dim, params, query, bound, noise, claim, audit, sha256,
-                tuple(ld.binary), metric)
+                tuple(ld.binary), metric, ld.literal_notes(raw))
+
+
+_NUMBER = re.compile(r"(?<![\w.])(\d+\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
+
+
+def _strings(node, prefix=""):
+    """(field, text) of every string value of a parsed configuration."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _strings(item, f"{prefix}[{i}]")
+    elif isinstance(node, str):
+        yield prefix, node
+
+
+def _as_fraction(text: str) -> str:
+    q = Fraction(text)
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 def _with_sources(sha256: str, sources) -> str:
