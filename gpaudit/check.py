@@ -69,7 +69,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
     if settled:
         upper, cert_checks, within = None, [], False
-        info["proof_stage"] = PROOF_SKIPPED
+        info["proof_stage"] = PROOF_SKIPPED if judged.how == "exact" else PROOF_SKIPPED_TOLERANCE
     else:
         outcome = audit_seeds(mech, outcome, proof.seeds)
         judged = judge(mech, outcome)
@@ -124,6 +124,11 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
 
 PROOF_SKIPPED = ("skipped: a witness verified on the exact model settles refuted, and no proof can change "
                  "that (--full-evidence runs the proof stage anyway)")
+
+
+PROOF_SKIPPED_TOLERANCE = ("skipped: a witness that holds for every value of the float64 programs within their "
+                           "tolerance settles refuted, and no proof can change that (--full-evidence runs the "
+                           "proof stage anyway)")
 
 
 def _certified_bound(mech, proof) -> str:

@@ -107,14 +107,15 @@ class UserFn:
 
     # -- arguments -------------------------------------------------------------------------
     def _kwargs_float(self):
-        return {k: (int(v) if v.is_Integer else float(v)) for k, v in self.args.items()}
+        """The args as floats (rounded to nearest): a float64 program's arithmetic."""
+        return {k: float(v) for k, v in self.args.items()}
 
     def _kwargs_mp(self):
+        """The args as mpf at the working precision (an integer stays an integer-valued mpf, so
+        that 1/tau divides exactly instead of in float64)."""
         out = {}
         for k, v in self.args.items():
-            if v.is_Integer:
-                out[k] = int(v)
-            elif v.is_Rational:
+            if v.is_Rational:
                 out[k] = mpmath.mpf(int(v.p)) / int(v.q)
             else:
                 out[k] = mpmath.mpf(sp.N(v, mpmath.mp.dps + 10))
