@@ -34,8 +34,10 @@ def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
 
 
 def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False) -> Result:
-    """Check one loaded configuration.  A python callable that raises (even SystemExit) gives this
-    file an unknown result with a ``user_code`` check naming the input; a callable that cannot be
+    """Check one loaded configuration.  A python callable that fails at an input (an exception,
+    SystemExit included, NaN, a value that changes between precisions) gives that input no value and
+    a ``user_code`` check; the audit goes on elsewhere (model.usercode).  A UserCodeError still
+    reaching here gives this file an unknown result naming the input; a callable that cannot be
     loaded any more raises ConfigError.
 
     The audit's first phase runs before the proof stage: a witness it verifies on an exact model

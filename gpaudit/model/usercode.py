@@ -28,6 +28,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..errors import number_text, short_repr
+
 # the two precisions (digits) at which an exact callable's value must agree
 EXACT_DPS = (50, 100)
 # a perturbation of each coordinate, relative to max(|x_i|, 1): far below float64 resolution
@@ -49,23 +51,8 @@ class Finding:
     exception: str = ""
 
     def text(self) -> str:
-        where = ", ".join(_num(v) for v in self.x)
+        where = ", ".join(number_text(v) for v in self.x)
         return f"{self.name} {self.detail} at x = [{where}] ({self.ref})"
-
-
-def _num(v) -> str:
-    try:
-        fv = float(v)
-        if fv == v:
-            return repr(fv)
-    except (TypeError, ValueError, OverflowError):
-        pass
-    return mpmath.nstr(v, 20) if isinstance(v, mpmath.mpf) else str(v)
-
-
-def _short_repr(exc: BaseException, limit: int = 300) -> str:
-    text = repr(exc)
-    return text if len(text) <= limit else text[:limit] + "...)"
 
 
 def is_short_float(r) -> bool:
@@ -138,7 +125,7 @@ class UserFn:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit, GeneratorExit, ... as well
-            self.note(x, "raised", f"raised {_short_repr(exc)}", type(exc).__name__)
+            self.note(x, "raised", f"raised {short_repr(exc)}", type(exc).__name__)
             return None, False
 
     # -- evaluation ----------------------------------------------------------------------------

@@ -363,6 +363,7 @@ def metadata_rows(result, audit: dict, info: dict) -> list[tuple[str, str]]:
              ("config sha256", result.sha256)]
     if info.get("binary_floats"):
         rows.append(("binary floats", ", ".join(info["binary_floats"])))
+    rows += [("note", note) for note in info.get("notes") or ()]
     source = getattr(result, "source", None)
     if source:  # a result read back from a JSON report
         rows.append(("rendered from", f"{source}: the verdict, numbers and witness of gpaudit "
