@@ -129,6 +129,34 @@ def test_nan_and_precision_dependent_values_are_findings(tmp_path):
     assert chk.evidence["counts"].get("nan", 0) > 0 and chk.evidence["counts"].get("unstable", 0) > 0
 
 
+def test_a_branch_that_fails_on_mpmath_numbers_is_judged_in_float64_there(tmp_path):
+    """Exact code with one numpy branch (numpy refuses mpf): the finding is reported, the branch's
+    float64 values are used there, and its slope of up to e^(1/5) refutes eps = 1 beyond the
+    tolerance.  (The probe points miss the band, so the callable is classified as exact.)"""
+    cfg = make(tmp_path, "numpy-branch", """\
+        import mpmath
+        import numpy as np
+
+        def f(x):
+            if x[0] <= 1:
+                return 0
+            if x[0] < 1.2:
+                return float(np.exp(x[0] - 1)) - 1
+            return mpmath.expm1(mpmath.mpf(1) / 5)
+
+        def B(x):
+            return 1
+        """, query=", landmarks: [0.9]")
+    mech = build_mechanism(load_spec(cfg))
+    assert mech.exact_model                       # classified from the probes
+    r = check(cfg)
+    assert r.verdict == "refuted"
+    assert 1 < float(r.witness["x"][0]) < 1.2
+    assert "tolerance" in next(c for c in r.checks if c.id == "privacy.loss").detail
+    [chk] = user_checks(r)
+    assert "with mpmath inputs (its float64 value is used there)" in chk.detail
+
+
 # -- 2. a crash is a finding ------------------------------------------------------------------------
 RAISES_FAR = """\
 def f(x):

@@ -144,27 +144,30 @@ class UserFn:
         return v
 
     def _mp_once(self, x):
-        """The value at the current precision (NaN with a finding on any failure)."""
+        """The value at the current precision.  Where an exact callable fails with mpmath inputs
+        (an exception, NaN, not a number), that is a finding and its float64 value is used there
+        (judged as a float64 program: exact_at is False); NaN when that fails too."""
         if not self.exact:
             return mpmath.mpf(self.call_float(x))
-        xs = [mpmath.mpf(v) for v in x]
-        r, ok = self._guarded(xs, self._kwargs_mp())
-        if not ok:
-            return mpmath.nan
-        if isinstance(r, float) and not is_short_float(r):
-            # a float computed from the inputs: this input took a float64 path (exact_at says
-            # so; the value is the float program's)
-            if math.isnan(r):
-                self.note(x, "nan", "returned nan")
-            return mpmath.mpf(r)
+        try:
+            r = self.raw([mpmath.mpf(v) for v in x], self._kwargs_mp())
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - SystemExit, GeneratorExit, ... as well
+            return self._float_instead(x, "raised", f"raised {short_repr(exc)}", type(exc).__name__)
+        if isinstance(r, float) and not is_short_float(r) and not math.isnan(r):
+            return mpmath.mpf(r)  # a float computed from the inputs: a float64 path (exact_at says so)
         try:
             v = real_mpf(r)
         except (TypeError, ValueError) as exc:
-            self.note(x, "not_real", str(exc))
-            return mpmath.nan
+            return self._float_instead(x, "not_real", str(exc))
         if mpmath.isnan(v):
-            self.note(x, "nan", "returned nan")
+            return self._float_instead(x, "nan", "returned nan")
         return v
+
+    def _float_instead(self, x, kind, detail, exception=""):
+        self.note(x, kind, detail + " with mpmath inputs (its float64 value is used there)", exception)
+        return mpmath.mpf(self.call_float(x))
 
     def call_mp(self, x) -> mpmath.mpf:
         """The value at the working precision.  An exact callable is also evaluated at a higher
@@ -188,6 +191,7 @@ class UserFn:
         callable is judged as a float64 program at x (within its tolerance)."""
         if not self.exact:
             return False
+        failures = sum(self.counts.values())
         with mpmath.workdps(EXACT_DPS[0]):
             v50 = self.call_mp(x)
         with mpmath.workdps(EXACT_DPS[1]):
@@ -204,7 +208,7 @@ class UserFn:
                 seen = [at(mpmath.mpf(_VISIBLE)), at(-mpmath.mpf(_VISIBLE))]
                 if any(mpmath.isfinite(s) and s != v for s in seen):
                     return False  # varies on the float64 scale but not below it: a float path
-        return True
+        return sum(self.counts.values()) == failures  # no failure at or next to x
 
     def probe(self, points):
         """Record the largest |value| at the probe points (float64): the scale of the values."""
@@ -234,6 +238,15 @@ def takes_mpmath(fn: UserFn, points) -> bool:
     with mpmath.workdps(30):
         kw_mp = fn._kwargs_mp()
     kw_f = fn._kwargs_float()
+
+    def float_fails(pt):
+        try:
+            return not math.isfinite(float(fn.raw(list(pt), kw_f)))
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - only a probe
+            return True
+
     for pt in points:
         with mpmath.workdps(30):
             try:
@@ -241,16 +254,14 @@ def takes_mpmath(fn: UserFn, points) -> bool:
             except KeyboardInterrupt:
                 raise
             except BaseException:  # noqa: BLE001 - only a probe
-                try:
-                    fn.raw(list(pt), kw_f)
-                except KeyboardInterrupt:
-                    raise
-                except BaseException:  # noqa: BLE001 - fails on floats too: no information here
-                    continue
+                if float_fails(pt):
+                    continue  # fails on floats too: no information here
                 return False
         if isinstance(r, mpmath.mpf):
             if not mpmath.isfinite(r):
-                continue
+                if float_fails(pt):
+                    continue
+                return False  # breaks down on mpmath numbers where floats do not
         elif isinstance(r, float):
             if not is_short_float(r):
                 return False
