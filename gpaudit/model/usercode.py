@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -109,8 +110,12 @@ class UserFn:
         return out
 
     def raw(self, x, kwargs):
-        """fn(x, **kwargs); x a list of numbers (passed as x[0] with input.scalar)."""
-        return self.fn(x[0] if self.scalar else list(x), **kwargs)
+        """fn(x, **kwargs); x a list of numbers (passed as x[0] with input.scalar).  Warnings the
+        code raises (numpy's RuntimeWarning on NaN, ...) are not printed: what they signal is
+        reported as a finding."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self.fn(x[0] if self.scalar else list(x), **kwargs)
 
     # -- findings ----------------------------------------------------------------------------
     def note(self, x, kind, detail, exception=""):
