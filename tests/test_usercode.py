@@ -230,6 +230,24 @@ def test_float_program_with_a_real_violation_is_refuted(tmp_path):
     assert 2.9 < float(r.epsilon_lower) <= 3
 
 
+def test_float_program_with_a_tiny_bound_is_refuted_far_out(tmp_path):
+    """Laplace noise, f = x/2 and B = exp(-|x|/1000)/4 both in float64: B is far too small far from
+    0; the tolerance of B is relative (a tiny B stays positive in its ball), so the violation at
+    |x'| ~ 1e5 is shown."""
+    cfg = make(tmp_path, "tiny-B", """\
+        import numpy as np
+
+        def f(x):
+            return float(x[0]) / 2
+
+        def B(x):
+            return 0.25 * float(np.exp(-0.001 * abs(float(x[0]))))
+        """, bound='kind: python, callable: "userfns:B"')
+    cfg.write_text(cfg.read_text().replace("gamma: 0,", "gamma: 1/100,"))
+    r = check(cfg)
+    assert r.verdict == "refuted" and r.info["witness_judgement"] == "tolerance"
+
+
 def test_float_program_tolerance_is_honoured(tmp_path):
     """The same slope-3 program with a tolerance so large that no violation survives: unknown."""
     cfg = make(tmp_path, "np-slope3-loose", NUMPY_SLOPE3, query=", tolerance: 1/2")
@@ -248,12 +266,16 @@ def test_float_program_value_balls(tmp_path):
     from gpaudit.audit.search import VerifiedTriple
     from gpaudit.audit.tolerance import enclosure_violates
     import sympy as sp
-    for slope, expect in (("(1 + 1e-15)", False), ("(1 + 1e-6)", True)):
-        cfg = make(tmp_path / slope, "ball", f"def f(x):\n    return {slope} * float(x[0])\n\ndef B(x):\n    return 1.0\n")
+    cases = [(slope, sign, expect) for slope, expect in (("(1 + 1e-15)", False), ("(1 + 1e-6)", True))
+             for sign in (1, -1)]
+    for slope, sign, expect in cases:
+        cfg = make(tmp_path / f"{slope}{sign}", "ball",
+                   f"def f(x):\n    return {slope} * float(x[0])\n\ndef B(x):\n    return 1.0\n")
         mech = build_mechanism(load_spec(cfg))
         assert not mech.exact_model
-        x, xp = 0.25, 0.125
-        v = VerifiedTriple((x,), (xp,), 1.0, mpmath.mpf(0.125), None, None, True)
+        # the same pair mirrored (negative values of f and y): the same judgement
+        x, xp = 0.25 * sign, 0.125 * sign
+        v = VerifiedTriple((x,), (xp,), 1.0 * sign, mpmath.mpf(0.125), None, None, True)
         inexact = {(name, i): False for name in "fB" for i in (0, 1)}
         got = enclosure_violates(mech, v, inexact, {"f": sp.Rational(1, 10**9), "B": sp.Rational(1, 10**9)})
         assert (got is not None) is expect

@@ -3,8 +3,9 @@
 A callable's value at a point is *exact* where it is measured so (model.usercode.UserFn.exact_at:
 agreement at 50 and 100 digits and a response below float64 resolution).  Elsewhere the callable is
 a float64 program there, and its value v is taken to be within the tolerance of the real function:
-every value in [v - r, v + r], r = tol * max(|v|, M), M the largest |value| the callable gave at its
-probe points (so that a value near 0 that lost digits to cancellation still gets room).  A
+every value in [v - r, v + r]: r = tol * |v| for B (a positive scale), r = tol * max(|v|, M) for f, M
+the largest |value| f gave at its probe points (so that a value of f near 0 that lost digits to
+cancellation still gets room).  A
 violating triple then counts when a rigorous enclosure (python-flint arb) of
 
     ln p_x(y) - ln p_x'(y)  over every f(x), f(x'), B(x), B(x') in those balls
@@ -17,9 +18,10 @@ values with a radius of 10^-90 relative.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import mpmath
+import numpy as np
 from flint import arb, ctx, fmpq
 
 from ..kernel.arbexpr import to_arb
@@ -72,16 +74,36 @@ def judge(mech: Mechanism, outcome) -> WitnessJudgement:
         if all(exact.values()):
             return WitnessJudgement(True, v, "exact", {})
         tols = {name: tol for name, u, tol in fns if not all(exact[(name, i)] for i in (0, 1))}
-        lower = enclosure_violates(mech, v, exact, dict((n, t) for n, _, t in fns))
-        if lower is not None:
-            return WitnessJudgement(True, v, "tolerance", tols, lower)
+        for w in _with_outputs(mech, v):
+            lower = enclosure_violates(mech, w, exact, dict((n, t) for n, _, t in fns))
+            if lower is not None:
+                return WitnessJudgement(True, w, "tolerance", tols, lower)
     tols = {name: tol for name, u, tol in fns}
     return WitnessJudgement(False, best, "within the float programs' tolerance", tols)
 
 
+_OUTPUT_STEPS = (0.5, 1.0, 2.0, 4.0, 16.0, 64.0)
+
+
+def _with_outputs(mech: Mechanism, v):
+    """The triple, then the same pair at outputs y within a few noise scales of either centre: far
+    in the tail (where the search may have pushed y), a relative tolerance on B blurs the
+    log-density by tol * |y - f| / b, so a violation is shown more easily near the centres."""
+    yield v
+    a, b = mech.centre_scale_np([v.x, v.xp])
+    for centre, scale in zip(a, b):
+        if not (np.isfinite(centre) and np.isfinite(scale) and scale > 0):
+            continue
+        for s in _OUTPUT_STEPS:
+            for y in (centre + s * scale, centre - s * scale):
+                if np.isfinite(y):
+                    yield replace(v, y=float(y))
+
+
 def _arb_of_mpf(v: mpmath.mpf) -> arb:
-    man, exp = mpmath.mpf(v).man_exp
-    return arb(fmpq(int(man))) * arb(2) ** int(exp)
+    """The exact value of a finite mpf as an arb (sign * man * 2^exp)."""
+    sign, man, exp, _ = mpmath.mpf(v)._mpf_
+    return arb(fmpq(-int(man) if sign else int(man))) * arb(2) ** int(exp)
 
 
 def _ball(v: mpmath.mpf, rad: mpmath.mpf) -> arb:
@@ -99,7 +121,8 @@ def _value_ball(mech, part, name, x, exact, tol) -> arb | None:
         if u is None or exact:
             return _ball(v, abs(v) * _EXACT_REL)
         t = mpmath.mpf(int(tol.p)) / int(tol.q)
-        rad = t * max(abs(v), mpmath.mpf(u.magnitude))
+        # f: room for digits lost to cancellation near 0; B (a positive scale): relative
+        rad = t * (max(abs(v), mpmath.mpf(u.magnitude)) if name == "f" else abs(v))
         # a little more than t: the float program's tolerance is relative to the real value
         return _ball(v, rad * (1 + 4 * t) + abs(v) * _EXACT_REL)
 
