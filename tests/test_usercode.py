@@ -335,6 +335,30 @@ def test_bad_python_fields_are_one_line_errors(tmp_path, capsys, query, field):
     assert len(err.splitlines()) == 1 and field in err and str(cfg) in err
 
 
+def test_landmarks_in_two_dimensions(tmp_path):
+    (tmp_path / "fns.py").write_text("def f(x):\n    return x[0] * x[1]\n")
+    cfg = tmp_path / "mech.yaml"
+    text = textwrap.dedent("""\
+        gpaudit: 1
+        name: two-d
+        params: {a: 3, tau: 1/2}
+        input: {dim: 2}
+        query: {kind: python, callable: "fns.py:f", landmarks: LANDMARKS, scale: tau}
+        bound: {kind: constant, value: 1, growth: exponential, gamma: 0}
+        noise: {family: laplace, eta: 1}
+        claim: {epsilon: 1}
+        """)
+    cfg.write_text(text.replace("LANDMARKS", "[[a, a + tau], [0, -1]]"))
+    mech = build_mechanism(load_spec(cfg))
+    assert mech.query.landmarks == [(3.0, 3.5), (0.0, -1.0)] and mech.query.scale == 0.5
+    for bad, field in (("[[a]]", "query.landmarks[0]"), ("[a, a]", "query.landmarks[0]"),
+                       ("[[a, b]]", "query.landmarks[0][1]")):
+        cfg.write_text(text.replace("LANDMARKS", bad))
+        with pytest.raises(ConfigError) as info:
+            load_spec(cfg)
+        assert field in info.value.line()
+
+
 def test_bad_scalar_and_path(tmp_path):
     cfg = make(tmp_path, "bad", REPRO_A, inp=", scalar: 1")
     with pytest.raises(ConfigError, match="input.scalar"):
