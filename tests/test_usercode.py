@@ -376,7 +376,8 @@ def test_yaml_floats_read_as_binary_are_noted_once(tmp_path):
     cfg = tmp_path / "lit.yaml"
     cfg.write_text(textwrap.dedent("""\
         gpaudit: 1
-        name: lit
+        name: lit 0.1 and 0.3
+        description: gamma 0.1, not a formula
         input: {dim: 1}
         query: {kind: soft_threshold, T: 0, tau: 1}
         bound:

@@ -497,11 +497,15 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
 _NUMBER = re.compile(r"(?<![\w.])(\d+\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
 
 
+_NOT_FORMULAS = {"name", "description", "kind", "callable", "growth", "family", "effort"}
+
+
 def _strings(node, prefix=""):
-    """(field, text) of every string value of a parsed configuration."""
+    """(field, text) of every string value of a parsed configuration that may hold a formula."""
     if isinstance(node, dict):
         for key, value in node.items():
-            yield from _strings(value, f"{prefix}.{key}" if prefix else str(key))
+            if key not in _NOT_FORMULAS:
+                yield from _strings(value, f"{prefix}.{key}" if prefix else str(key))
     elif isinstance(node, list):
         for i, item in enumerate(node):
             yield from _strings(item, f"{prefix}[{i}]")
