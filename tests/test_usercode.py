@@ -261,6 +261,25 @@ def test_rounding_noise_is_never_refuted(tmp_path, effort):
     assert r.verdict == "unknown"
 
 
+@pytest.mark.parametrize("eps,verdict", [("0.5000000000000003", "unknown"), ("2/5", "refuted")])
+def test_float_rounding_of_a_scaled_clamp(tmp_path, eps, verdict):
+    """f = 3 clamp(x, -5, 5) in float64 (slopes of 3.00000000004 from rounding), B = 3, Laplace
+    eta = 1/2: a claim just above 1/2 is not refuted on that rounding, a claim of 2/5 is."""
+    (tmp_path / "fns.py").write_text("import numpy as np\n\ndef f(x):\n"
+                                     "    return float(3.0 * np.clip(np.float64(x), -5.0, 5.0))\n")
+    cfg = tmp_path / "mech.yaml"
+    cfg.write_text(textwrap.dedent(f"""\
+        gpaudit: 1
+        name: scaled-clamp
+        input: {{dim: 1, scalar: true}}
+        query: {{kind: python, callable: "fns.py:f", landmarks: [-5, 0, 5], scale: 1}}
+        bound: {{kind: constant, value: 3, growth: exponential, gamma: 0}}
+        noise: {{family: laplace, eta: 1/2}}
+        claim: {{epsilon: {eps}}}
+        """))
+    assert check(cfg).verdict == verdict
+
+
 def test_float_program_value_balls(tmp_path):
     """The enclosure: a violation of 1 + 1e-15 relative is rounding noise, one of 1 + 1e-6 is not."""
     from gpaudit.audit.search import VerifiedTriple
