@@ -21,7 +21,7 @@ import sympy as sp
 from ..errors import FieldError
 from ..spec.types import QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
-from .usercode import UserFn, probe_points, takes_mpmath
+from .usercode import UserFn, probe_points, quiet, takes_mpmath
 
 
 @dataclass
@@ -212,7 +212,8 @@ def python_numpy(u: UserFn):
     """(n, d) -> (n,) in float64; an input where the callable fails gives NaN (and a finding)."""
     def f(X):
         X = np.atleast_2d(np.asarray(X, dtype=float))
-        return np.array([u.call_float(row) for row in X], dtype=float)
+        with quiet():
+            return np.array([u.call_float_loud(row) for row in X], dtype=float)
     return f
 
 

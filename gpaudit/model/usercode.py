@@ -19,6 +19,7 @@ reports the findings as ``user_code``.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import warnings
@@ -92,11 +93,14 @@ class UserFn:
     findings: list = field(default_factory=list)
     counts: dict = field(default_factory=dict)  # kind -> number of inputs
     magnitude: float = 0.0                      # the largest |value| seen at the probe points
+    _float_args: dict = field(default=None, repr=False)
 
     # -- arguments -------------------------------------------------------------------------
     def _kwargs_float(self):
         """The args as floats (rounded to nearest): a float64 program's arithmetic."""
-        return {k: float(v) for k, v in self.args.items()}
+        if self._float_args is None:
+            self._float_args = {k: float(v) for k, v in self.args.items()}
+        return dict(self._float_args)
 
     def _kwargs_mp(self):
         """The args as mpf at the working precision (an integer stays an integer-valued mpf, so
@@ -110,12 +114,8 @@ class UserFn:
         return out
 
     def raw(self, x, kwargs):
-        """fn(x, **kwargs); x a list of numbers (passed as x[0] with input.scalar).  Warnings the
-        code raises (numpy's RuntimeWarning on NaN, ...) are not printed: what they signal is
-        reported as a finding."""
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return self.fn(x[0] if self.scalar else list(x), **kwargs)
+        """fn(x, **kwargs); x a list of numbers (passed as x[0] with input.scalar)."""
+        return self.fn(x[0] if self.scalar else list(x), **kwargs)
 
     # -- findings ----------------------------------------------------------------------------
     def note(self, x, kind, detail, exception=""):
@@ -135,6 +135,13 @@ class UserFn:
 
     # -- evaluation ----------------------------------------------------------------------------
     def call_float(self, x) -> float:
+        """The float64 value at x (NaN with a finding where the code fails).  Warnings the code
+        raises (numpy's RuntimeWarning on NaN, ...) are not printed: what they signal is a finding."""
+        with quiet():
+            return self.call_float_loud(x)
+
+    def call_float_loud(self, x) -> float:
+        """call_float without silencing warnings (for a caller that already does: python_numpy)."""
         x = [float(v) for v in x]
         r, ok = self._guarded(x, self._kwargs_float())
         if not ok:
@@ -155,7 +162,8 @@ class UserFn:
         if not self.exact:
             return mpmath.mpf(self.call_float(x))
         try:
-            r = self.raw([mpmath.mpf(v) for v in x], self._kwargs_mp())
+            with quiet():
+                r = self.raw([mpmath.mpf(v) for v in x], self._kwargs_mp())
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit, GeneratorExit, ... as well
@@ -225,6 +233,14 @@ class UserFn:
         self.magnitude = max(mags, default=0.0)
 
 
+@contextlib.contextmanager
+def quiet():
+    """A context in which the user's code's warnings are not printed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
 def _agree(a, b, dps) -> bool:
     """Whether a and b agree far beyond float64 (to dps - 10 digits, relative)."""
     if a == b:
@@ -239,6 +255,11 @@ def takes_mpmath(fn: UserFn, points) -> bool:
     (a float computed from the inputs has a full 53-bit mantissa).  A probe that fails on mpf
     inputs but not on floats, or any other result, means a float64 program.  (This classifies
     the callable; exactness at the points a verdict uses is measured there: ``exact_at``.)"""
+    with quiet():
+        return _takes_mpmath(fn, points)
+
+
+def _takes_mpmath(fn: UserFn, points) -> bool:
     seen = 0
     with mpmath.workdps(30):
         kw_mp = fn._kwargs_mp()
