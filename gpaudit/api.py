@@ -45,8 +45,9 @@ def check(path_or_spec, seed: int | None = None, effort: str | None = None, prog
     settings; ``progress``, if given, is called as ``progress(stage: str, fraction: float)``.
     With ``fail_closed`` (the default), an internal error gives an ``unknown`` result carrying an
     ``internal`` check with the error; with ``fail_closed=False`` it propagates. A python callable
-    that raises (any exception but KeyboardInterrupt, SystemExit included) gives an ``unknown``
-    result with a ``user_code`` check naming the callable, the input and the exception.
+    that fails at an input (any exception but KeyboardInterrupt, SystemExit included; NaN; a value
+    that changes between precisions) gives that input no value and the result a ``user_code`` check
+    naming the callable, the input and the exception; the audit goes on elsewhere.
     A witness verified on an exact model settles ``refuted`` before the proof stage, which is then
     skipped; ``full_evidence=True`` runs it anyway (the certified bound of a refuted configuration,
     and the consistency check between the two), with the same witness.

@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 
 
-from .audit.run import audit_main, audit_seeds
+from .audit.run import audit_main, audit_seeds, triple_witness
+from .audit.tolerance import judge, user_fns
 from .certify.beside import ProofBeside
 from .certify.pipeline import certify
 from .certify import handoff
@@ -16,6 +17,7 @@ from .kernel import certificate as kcert
 from .kernel import numbers
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
+from .model.usercode import user_code_checks
 from .spec.load import load_spec
 from .spec.types import two_point_needed
 from .errors import ConfigError, FieldError, UserCodeError
@@ -34,8 +36,10 @@ def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
 
 
 def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False) -> Result:
-    """Check one loaded configuration.  A python callable that raises (even SystemExit) gives this
-    file an unknown result with a ``user_code`` check naming the input; a callable that cannot be
+    """Check one loaded configuration.  A python callable that fails at an input (an exception,
+    SystemExit included, NaN, a value that changes between precisions) gives that input no value and
+    a ``user_code`` check; the audit goes on elsewhere (model.usercode).  A UserCodeError still
+    reaching here gives this file an unknown result naming the input; a callable that cannot be
     loaded any more raises ConfigError.
 
     The audit's first phase runs before the proof stage: a witness it verifies on an exact model
@@ -60,7 +64,8 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     # it during the audit (certify.beside; the outcome is the same either way)
     with ProofBeside(mech) as beside:
         outcome = audit_main(mech, seed=seed, effort=effort, progress=progress)
-        settled = outcome.witness is not None and mech.exact_model and not full_evidence
+        judged = judge(mech, outcome)
+        settled = judged.counts and not full_evidence
         if progress and not settled:
             progress("prove", 0.0)
         proof = None if settled else beside.result()
@@ -69,9 +74,10 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     verified = None
     if settled:
         upper, cert_checks, within = None, [], False
-        info["proof_stage"] = PROOF_SKIPPED
+        info["proof_stage"] = PROOF_SKIPPED if judged.how == "exact" else PROOF_SKIPPED_TOLERANCE
     else:
         outcome = audit_seeds(mech, outcome, proof.seeds)
+        judged = judge(mech, outcome)
         info["audit"] = outcome.stats
         upper, cert_checks, within = certify(mech, outcome, proof)
         verified, kernel_check, cert_json = kernel_check_of(mech, proof, upper, cert_checks, within)
@@ -89,11 +95,22 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         info["certified_bound"] = _certified_bound(mech, proof)
     audit_checks = list(outcome.checks)
     witness, eps_lower = outcome.witness, outcome.epsilon_lower
-    if not mech.exact_model:
+    # python callables: a witness counts where their values are exact, or beyond their tolerance
+    approx = not mech.exact_model and not judged.counts or witness is not None and not judged.counts
+    if judged.counts and judged.triple is not None and judged.triple is not outcome.best:
+        witness = triple_witness(mech, judged.triple)
+    if judged.how == "tolerance":
+        eps_lower = judged.rate_lower
+        audit_checks = [_within_tolerance(c, judged.tolerance) for c in audit_checks]
+    info.update(_user_code_info(mech, judged))
+    if spec.literal_notes:
+        info["notes"] = list(spec.literal_notes) + info.get("notes", [])
+    if approx:
         # a witness on an approximate model (numerical B*, a float64 callable) is evidence only
+        parts = [t for t, on in ((f"f is {mech.query.note or 'approximate'}", mech.query.numeric),
+                                 (f"B is {mech.bound.source}", mech.bound.numeric)) if on]
         info["model"] = ("approximate: " + "; ".join(
-            t for t, on in ((f"f is {mech.query.note or 'approximate'}", mech.query.numeric),
-                            (f"B is {mech.bound.source}", mech.bound.numeric)) if on)
+            parts or ["the python callables' values at the witness are not measured exact"])
             + "; witnesses found on it are evidence, not refutations")
         if witness is not None:
             info["approximate_witness"] = witness
@@ -103,12 +120,13 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     why = two_point_needed(spec)
     if why is None:
         audit_checks = [_informational(c) for c in audit_checks]
-    ev = Evidence(witness=witness is not None, witness_exact=mech.exact_model,
+    cert_checks = list(cert_checks) + user_code_checks([u for _, u, _ in user_fns(mech)])
+    ev = Evidence(witness=witness is not None, witness_exact=judged.counts,
                   within_claim=bool(within), certificate_checks=tuple(c.status for c in cert_checks),
                   verified=verified,
                   inconsistent=any(c.id == "consistency" and c.status == REFUTED for c in cert_checks))
     decision = decide(ev)
-    if not mech.exact_model:
+    if approx:
         witness, eps_lower = None, None
     claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta), "metric": mech.metric.label}
     info["decision"] = {"rule": decision.rule, "reason": decision.reason}
@@ -159,6 +177,11 @@ PROOF_SKIPPED = ("skipped: a witness verified on the exact model settles refuted
                  "that (--full-evidence runs the proof stage anyway)")
 
 
+PROOF_SKIPPED_TOLERANCE = ("skipped: a witness that holds for every value of the float64 programs within their "
+                           "tolerance settles refuted, and no proof can change that (--full-evidence runs the "
+                           "proof stage anyway)")
+
+
 def _certified_bound(mech, proof) -> str:
     """Which B a certificate speaks about (the closed form is the mechanism only if it is B*)."""
     if proof.route == "theorem":
@@ -167,6 +190,36 @@ def _certified_bound(mech, proof) -> str:
         return (f"the {mech.bound.source}: the certificate holds for this B; that it equals Definition 9's B* "
                 "is checked numerically against a brute-force B* (tests), not proved")
     return f"the configuration's own B ({mech.bound.source})"
+
+
+def _within_tolerance(c: Check, tolerance: dict) -> Check:
+    """The refuting loss check of a witness counted beyond the float programs' tolerance."""
+    if c.status != REFUTED or c.id != "privacy.loss":
+        return c
+    tols = ", ".join(f"{name} within relative tolerance {float(t):g}" for name, t in tolerance.items())
+    return Check(c.id, c.status, c.method + " + arb enclosure over the float programs' tolerance",
+                 f"{c.detail}, for every value of {tols} (arb enclosure)", c.evidence)
+
+
+def _user_code_info(mech, judged) -> dict:
+    """info fields of python callables: the sources and how the witness was judged (notes)."""
+    fns = user_fns(mech)
+    if not fns:
+        return {}
+    out = {"query_source" if name == "f" else "bound_source": mech.query.note if name == "f" else mech.bound.source
+           for name, _, _ in fns}
+    notes = []
+    for name, u, tol in fns:
+        if not u.exact or judged.how in ("tolerance", "within the float programs' tolerance"):
+            field = "query.tolerance" if name == "f" else "bound.tolerance"
+            notes.append(f"{name} ({u.ref}) is judged as a float64 program where its values are not measured exact: "
+                         f"its values are taken within relative tolerance {float(tol):g} of the real function "
+                         f"({field})")
+    if judged.how not in ("exact", "no witness"):
+        out["witness_judgement"] = judged.how
+    if notes:
+        out["notes"] = notes
+    return out
 
 
 def _as_evidence(c: Check) -> Check:
@@ -181,6 +234,10 @@ def advice(mech, checks, upper) -> str:
     """One line for an unknown verdict: what would certify it, or that no route exists."""
     spec = mech.spec
     st = {c.id: c.status for c in checks}
+    failed = [c for c in checks if c.id == "user_code"]
+    if failed:
+        return (f"a python callable failed at an input ({failed[0].detail}); make it return a real number "
+                "there (or restrict the claim), then check again")
     if spec.query.kind == "python" or spec.bound.kind == "python":
         return ("no route: a python callable is never certified (gpaudit cannot reason about its code); "
                 "write f and B as expressions (kinds piecewise / constant / a built-in query) to certify")

@@ -148,6 +148,8 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
     advice = (r.info or {}).get("advice")
     if advice and str(r.verdict) == "unknown":
         print(f"    advice: {advice}", file=out)
+    for note in (r.info or {}).get("notes") or ():
+        print(f"    note: {note}", file=out)
     if verbose:
         for line in _run_details(r):
             print(f"    {line}", file=out)

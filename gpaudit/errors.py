@@ -45,10 +45,10 @@ class UserCodeError(Exception):
         super().__init__(self.detail())
 
     def detail(self) -> str:
-        return f"{self.name} raised {_short_repr(self.exc)} at x = [{', '.join(_num(v) for v in self.x)}] ({self.ref})"
+        return f"{self.name} raised {short_repr(self.exc)} at x = [{', '.join(number_text(v) for v in self.x)}] ({self.ref})"
 
 
-def _num(v) -> str:
+def number_text(v) -> str:
     try:
         fv = float(v)
         if fv == v:
@@ -58,6 +58,6 @@ def _num(v) -> str:
     return str(v)
 
 
-def _short_repr(exc: BaseException, limit: int = 300) -> str:
+def short_repr(exc: BaseException, limit: int = 300) -> str:
     text = repr(exc)
     return text if len(text) <= limit else text[:limit] + "...)"

@@ -86,4 +86,8 @@ def check_smooth(mech: Mechanism, X, Xp) -> Check:
 
 
 def _model_note(mech):
-    return "B is a numerical model (relative accuracy ~1e-6); " if mech.bound.numeric else ""
+    if not mech.bound.numeric:
+        return ""
+    if getattr(mech.bound, "user", None) is not None:
+        return "B is a float64 program (its findings here carry a margin of 1e-6 relative); "
+    return "B is a numerical model (relative accuracy ~1e-6); "

@@ -18,9 +18,7 @@ import sympy as sp
 from ..spec.types import BoundSpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .numeric_ss import MAX_GRID_POINTS, GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
-from ..errors import FieldError
-from .queries import (Query, load_callable, python_math, python_mpmath, python_numpy, takes_mpmath,
-                      two_way_geometry, two_way_regions)
+from .queries import Query, python_numpy, two_way_geometry, two_way_regions, user_fn, user_note
 
 
 @dataclass
@@ -35,6 +33,7 @@ class Bound:
     source: str
     B_math: Callable = None  # one point -> float, for local search
     numeric: bool = False   # True when B is a float64 numerical model
+    user: object = None     # kind python: the callable as the audit calls it (model.usercode.UserFn)
 
     def __post_init__(self):
         if self.B_math is None:
@@ -158,16 +157,9 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
                      else "user piecewise bound",
                      to_math(expr, syms))
     if bs.kind == "python":
-        ref = bs.fields["callable"]
-        try:
-            fn = load_callable(ref, base)
-        except FieldError as err:
-            raise FieldError(err.problem, "bound.callable") from None
-        exact = takes_mpmath(fn, dim)
-        return Bound(*common, None, python_numpy(fn, dim, "B", ref), python_mpmath(fn, "B", ref, exact),
-                     "user callable, " + ("evaluated in mpmath (high precision)" if exact
-                                          else "a float64 program (no exact model)"),
-                     python_math(fn, "B", ref), numeric=not exact)
+        u = user_fn(bs.fields, "B", dim, base, "bound.callable", query.landmarks, query.scale)
+        return Bound(*common, None, python_numpy(u), u.call_mp, user_note(u), u.call_float,
+                     numeric=not u.exact, user=u)
     # smooth_sensitivity
     if query.kind in CLOSED_FORMS and bs.Lambda == sp.oo and (metric is None or metric.euclidean or dim == 1):
         make, source = CLOSED_FORMS[query.kind]

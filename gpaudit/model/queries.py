@@ -9,10 +9,8 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import math
-import numbers
 import sys
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
@@ -20,9 +18,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..errors import FieldError, UserCodeError
+from ..errors import FieldError
 from ..spec.types import QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
+from .usercode import UserFn, probe_points, quiet, takes_mpmath
 
 
 @dataclass
@@ -41,6 +40,7 @@ class Query:
     note: str = ""
     fields: dict = field(default_factory=dict)  # the exact parameters of a built-in kind
     numeric: bool = False           # True when f is only known as a float64 program (no exact model)
+    user: UserFn | None = None      # kind python: the callable as the audit calls it
 
 
 # A built-in query gives (f, landmarks, scale, Lipschitz constant); `to_float` makes the float landmarks
@@ -121,14 +121,23 @@ _USER_MODULES: dict[str, tuple[str, object]] = {}  # resolved path -> (source sh
 
 
 def resolve_callable(ref, base) -> tuple[Path, str, str]:
-    """'pkg.mod:func' -> (the module's file, 'pkg.mod', 'func'); raises FieldError."""
-    if not isinstance(ref, str) or ref.count(":") != 1:
-        raise FieldError("expected 'package.module:function'")
-    mod_name, func_name = (part.strip() for part in ref.split(":"))
+    """'pkg.mod:func' or 'dir/file.py:func' -> (the module's file, its name, 'func'); FieldError."""
+    if not isinstance(ref, str) or ":" not in ref:
+        raise FieldError("expected 'package.module:function' or 'dir/file.py:function'")
+    mod_name, func_name = (part.strip() for part in ref.rsplit(":", 1))
+    base = Path(base if base is not None else ".").resolve()
+    if mod_name.endswith(".py"):
+        if not func_name.isidentifier():
+            raise FieldError(f"expected 'dir/file.py:function', got {ref!r}")
+        cand = base / mod_name
+        if not cand.is_file():
+            raise FieldError(f"cannot find module file {mod_name} in {base} (the configuration's directory)")
+        return cand.resolve(), mod_name, func_name
+    if ref.count(":") != 1:
+        raise FieldError("expected 'package.module:function' or 'dir/file.py:function'")
     parts = mod_name.split(".")
     if not all(p.isidentifier() for p in parts) or not func_name.isidentifier():
-        raise FieldError(f"expected 'package.module:function', got {ref!r}")
-    base = Path(base if base is not None else ".").resolve()
+        raise FieldError(f"expected 'package.module:function' or 'dir/file.py:function', got {ref!r}")
     rel = Path(*parts)
     for cand in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
         if cand.is_file():
@@ -185,119 +194,43 @@ def load_callable(ref: str, base: str | None = None):
     return load_callable_source(ref, base)[0]
 
 
-def _is_short_float(r) -> bool:
-    """A float with at most 24 significant bits (0.0, 1.0, 0.5, ...): a literal, not a rounding."""
-    if not math.isfinite(r):
-        return False
-    return (math.frexp(r)[0] * 2**24).is_integer()
-
-
-_PROBES = (0.3, -0.7, 1.9, 0.0, -4.1, 13.7)
-
-
-def takes_mpmath(fn, dim: int) -> bool:
-    """Whether ``fn`` computes in mpmath numbers: called with mpf inputs at a few points, it returns
-    mpf / int / Fraction values or floats that are short constants such as 0.0, 1.0 or 0.5 (a float
-    computed from the inputs has a full 53-bit mantissa).  A probe that fails on mpf inputs but not
-    on floats, or any other result, means a float64 program."""
-    seen = 0
-    with mpmath.workdps(30):
-        for v in _PROBES:
-            pt = [v + 0.11 * k for k in range(dim)]
-            try:
-                r = fn([mpmath.mpf(u) for u in pt])
-            except KeyboardInterrupt:
-                raise
-            except BaseException:  # noqa: BLE001 - only a probe
-                try:
-                    fn(list(pt))
-                except KeyboardInterrupt:
-                    raise
-                except BaseException:  # noqa: BLE001 - fails on floats too: no information here
-                    continue
-                return False
-            if isinstance(r, mpmath.mpf):
-                if not mpmath.isfinite(r):
-                    return False
-            elif isinstance(r, float):
-                if not _is_short_float(r):
-                    return False
-            elif not isinstance(r, (numbers.Integral, Fraction)):
-                return False
-            seen += 1
-    return seen > 0
-
-
-def _mpf(r) -> mpmath.mpf:
-    if isinstance(r, mpmath.mpf):
-        return r
-    if isinstance(r, Fraction):
-        return mpmath.mpf(r.numerator) / r.denominator
-    if isinstance(r, numbers.Integral):
-        return mpmath.mpf(int(r))
-    if isinstance(r, (float, numbers.Real)) and not isinstance(r, bool):
-        return mpmath.mpf(float(r))
-    raise TypeError(f"returned {type(r).__name__} {r!r}, not a real number")
-
-
-def _call(fn, x, name, ref, convert):
-    """fn(x) converted, any exception from user code (but KeyboardInterrupt) -> UserCodeError."""
+def user_fn(fields: dict, name: str, dim: int, base, field: str, landmarks=(), scale=1.0) -> UserFn:
+    """The callable of a python kind, bound to its exact ``args``, classified (takes mpmath or a
+    float64 program) at probe points near the origin and the declared landmarks."""
     try:
-        return convert(fn(x))
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - SystemExit, GeneratorExit, ... as well
-        raise UserCodeError(name, ref, x, exc) from exc
+        fn = load_callable(fields["callable"], base)
+    except FieldError as err:
+        raise FieldError(err.problem, field) from None
+    u = UserFn(fn, name, fields["callable"], dict(fields.get("args") or {}), bool(fields.get("scalar")))
+    points = probe_points(dim, landmarks, scale)
+    u.exact = takes_mpmath(u, points)
+    u.probe(points)
+    return u
 
 
-def python_numpy(fn, dim, name="f", ref=""):
-    """(n, d) -> (n,) in float64; the first input that raises ends the evaluation (UserCodeError)."""
+def python_numpy(u: UserFn):
+    """(n, d) -> (n,) in float64; an input where the callable fails gives NaN (and a finding)."""
     def f(X):
-        X = np.asarray(X, dtype=float)
-        return np.array([_call(fn, [float(v) for v in row], name, ref, float) for row in X], dtype=float)
+        X = np.atleast_2d(np.asarray(X, dtype=float))
+        with quiet():
+            return np.array([u.call_float_loud(row) for row in X], dtype=float)
     return f
 
 
-def python_math(fn, name="f", ref=""):
-    def f(x):
-        return _call(fn, [float(v) for v in x], name, ref, float)
-    return f
-
-
-def python_mpmath(fn, name="f", ref="", exact=False):
-    """High precision: with ``exact`` the callable gets and returns mpmath numbers; otherwise it is
-    a float64 program evaluated at the (binary) inputs, its float result converted."""
-    if exact:
-        def exact_value(r):
-            # a float computed from the inputs here means this input took a float64 path: the
-            # value is not exact, so it cannot verify anything (NaN fails every verification)
-            if isinstance(r, float) and not _is_short_float(r):
-                return mpmath.nan
-            return _mpf(r)
-
-        def f(x):
-            return _call(fn, [mpmath.mpf(v) for v in x], name, ref, exact_value)
-    else:
-        def f(x):
-            return mpmath.mpf(_call(fn, [float(v) for v in x], name, ref, float))
-    return f
+def user_note(u: UserFn) -> str:
+    return "user callable, " + ("evaluated in mpmath (high precision; exactness measured at every point a "
+                                "verdict uses)" if u.exact else "a float64 program (no exact model)")
 
 
 def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
     syms = input_symbols(dim)
     k, F = qs.kind, qs.fields
     if k == "python":
-        ref = F["callable"]
-        try:
-            fn = load_callable(ref, base)
-        except FieldError as err:
-            raise FieldError(err.problem, "query.callable") from None
-        exact = takes_mpmath(fn, dim)
-        return Query(k, dim, syms, None, python_numpy(fn, dim, "f", ref), python_mpmath(fn, "f", ref, exact),
-                     python_math(fn, "f", ref), landmarks=[tuple([0.0] * dim)], scale=1.0,
-                     note="user callable, " + ("evaluated in mpmath (high precision)" if exact
-                                               else "a float64 program (no exact model)"),
-                     numeric=not exact)
+        marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
+        scale = float(F.get("scale", 1))
+        u = user_fn(F, "f", dim, base, "query.callable", marks, scale)
+        return Query(k, dim, syms, None, python_numpy(u), u.call_mp, u.call_float, landmarks=marks,
+                     scale=scale, note=user_note(u), numeric=not u.exact, fields=dict(F), user=u)
     radial = None
     if k == "soft_threshold":
         expr, marks, scale, K = soft_threshold(F["T"], F["tau"])

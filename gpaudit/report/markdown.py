@@ -333,9 +333,11 @@ def _superscript(n: int) -> str:
 
 def _field_text(v) -> str:
     if isinstance(v, (tuple, list)):
-        return "(" + ", ".join(fmt_exact(e) for e in v) + ")"
-    if isinstance(v, str):
-        return v
+        return "(" + ", ".join(_field_text(e) for e in v) + ")"
+    if isinstance(v, dict):  # a python callable's args
+        return "{" + ", ".join(f"{k}: {_field_text(e)}" for k, e in v.items()) + "}"
+    if isinstance(v, (str, bool)):
+        return str(v)
     return fmt_exact(v)
 
 
@@ -361,6 +363,7 @@ def metadata_rows(result, audit: dict, info: dict) -> list[tuple[str, str]]:
              ("config sha256", result.sha256)]
     if info.get("binary_floats"):
         rows.append(("binary floats", ", ".join(info["binary_floats"])))
+    rows += [("note", note) for note in info.get("notes") or ()]
     source = getattr(result, "source", None)
     if source:  # a result read back from a JSON report
         rows.append(("rendered from", f"{source}: the verdict, numbers and witness of gpaudit "

@@ -6,6 +6,9 @@ Every problem becomes a :class:`ConfigError` naming the file, the field and what
 from __future__ import annotations
 
 import hashlib
+import math
+import re
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -25,10 +28,11 @@ QUERY_FIELDS = {
     "two_way_threshold": ({"T1", "T2", "tau"}, set(), 2),
     "gaussian_kde": ({"t", "h"}, set(), None),
     "piecewise": ({"pieces"}, set(), None),
-    "python": ({"callable"}, set(), None),
+    "python": ({"callable"}, {"args", "landmarks", "scale", "tolerance"}, None),
 }
 BOUND_KINDS = {"smooth_sensitivity": set(), "constant": {"value"}, "piecewise": {"pieces"},
                "python": {"callable"}, "derived": set()}
+BOUND_OPTIONAL = {"python": {"args", "tolerance"}}
 FAMILY_SHAPES = {"laplace": ({}, set()), "gen_cauchy": ({"theta": 1}, {"p"}),
                  "student_t": ({}, {"nu"}), "polyplace": ({}, {"alpha"}), "gaussian": ({}, set())}
 EFFORTS = ("quick", "standard", "thorough")
@@ -41,6 +45,8 @@ class _Loader:
         self.names: dict[str, sp.Expr] = {}
         self.binary: list[str] = []
         self.sources: list[tuple[str, str, bytes]] = []  # (field, callable, module source) of python kinds
+        self.scalar = False  # input.scalar: python callables get x as one number (1-D)
+        self.inexact_floats: list[tuple[str, float]] = []  # YAML floats whose decimal is not their value
 
     # -- helpers -------------------------------------------------------------------------
     def fail(self, field: str, problem: str):
@@ -66,6 +72,7 @@ class _Loader:
             self.fail(field, err.problem)
         if isinstance(value, float):
             self.binary.append(field)
+            self.float_literal(field, value)
         if expr in (sp.oo, -sp.oo):
             if not allow_inf:
                 self.fail(field, "must be finite")
@@ -94,6 +101,33 @@ class _Loader:
                 self.fail(field, f"constant {mpmath.nstr(mpmath.mpf(sp.N(c, 20)), 6)} is outside the range gpaudit supports "
                                  "(1e-300 .. 1e300 in magnitude)")
 
+    def float_literal(self, field: str, value: float):
+        """Keep a YAML float whose decimal text is not its binary value (0.1, not 0.5)."""
+        if math.isfinite(value) and Fraction(repr(value)) != Fraction(value):
+            self.inexact_floats.append((field, value))
+
+    def literal_notes(self, raw) -> tuple[str, ...]:
+        """Once per file: how YAML floats such as 0.1 were read (their binary value) and how to
+        write the decimal; and each such literal that a formula string also uses (read there as
+        the decimal), which makes the same digits two different numbers."""
+        if not self.inexact_floats:
+            return ()
+        shown = ", ".join(f"{f} = {v!r}" for f, v in self.inexact_floats)
+        example = repr(self.inexact_floats[0][1])
+        notes = [f"YAML floats are read as their exact binary value, not the decimal written: {shown}; "
+                 f"to mean the decimal, write it as a fraction ({_as_fraction(example)}) or a quoted string "
+                 f"('{example}')"]
+        by_value = {Fraction(repr(v)): (f, v) for f, v in self.inexact_floats}
+        for field, text in _strings(raw):
+            for lit in _NUMBER.findall(text):
+                hit = by_value.get(Fraction(lit))
+                if hit is not None:
+                    notes.append(f"the literal {lit} is read as a binary float in {hit[0]} (a YAML float) but as "
+                                 f"the decimal {_as_fraction(lit)} in {field} (a formula): the same digits are two "
+                                 "different numbers; name it once in params and use the name in both places")
+                    del by_value[Fraction(lit)]
+        return tuple(notes)
+
     # -- sections ------------------------------------------------------------------------
     def params(self, raw):
         if raw is None:
@@ -119,6 +153,7 @@ class _Loader:
                     self.fail(f"params.{key}", err.problem)
                 if isinstance(pending[key], float):
                     self.binary.append(f"params.{key}")
+                    self.float_literal(f"params.{key}", pending[key])
                 self.names[key] = val
                 del pending[key]
                 progress = True
@@ -173,6 +208,40 @@ class _Loader:
         self.sources.append((field, value, src))
         return value
 
+    def python_fields(self, raw, section: str, base: Path) -> dict:
+        """callable, args (keyword -> exact number, expressions of params), tolerance (default 1e-9)."""
+        fields = {"callable": self.callable_ref(raw["callable"], f"{section}.callable", base)}
+        args = raw.get("args") or {}
+        if not isinstance(args, dict):
+            self.fail(f"{section}.args", f"expected a mapping of keyword arguments, got {_kind(args)}")
+        fields["args"] = {}
+        for key, value in args.items():
+            if not isinstance(key, str) or not key.isidentifier():
+                self.fail(f"{section}.args", f"argument names must be identifiers, got {key!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                self.fail(f"{section}.args.{key}", f"expected a number or an expression of params, got {_kind(value)}")
+            fields["args"][key] = self.number(value, f"{section}.args.{key}")
+        fields["tolerance"] = self.number(raw.get("tolerance", "1e-9"), f"{section}.tolerance",
+                                          lo=0, lo_strict=False, hi=1)
+        fields["scalar"] = self.scalar
+        return fields
+
+    def landmarks(self, raw, dim: int) -> tuple:
+        """query.landmarks: 1-D numbers; d-D lists of d numbers (expressions of params)."""
+        if not isinstance(raw, list) or not raw:
+            self.fail("query.landmarks", "expected a non-empty list of points")
+        out = []
+        for i, item in enumerate(raw):
+            f = f"query.landmarks[{i}]"
+            if dim == 1 and not isinstance(item, list):
+                item = [item]
+            if not isinstance(item, list):
+                self.fail(f, f"expected a list of {dim} numbers, got {_kind(item)}")
+            if len(item) != dim:
+                self.fail(f, f"has {len(item)} coordinates but input.dim is {dim}")
+            out.append(tuple(self.number(v, f if dim == 1 else f"{f}[{k}]") for k, v in enumerate(item)))
+        return tuple(out)
+
     def query(self, raw, dim: int, base: Path) -> QuerySpec:
         if not isinstance(raw, dict):
             self.fail("query", f"expected a mapping, got {_kind(raw)}")
@@ -187,7 +256,12 @@ class _Loader:
         if kind == "piecewise":
             return QuerySpec(kind, {}, self.pieces(raw["pieces"], "query.pieces", dim))
         if kind == "python":
-            return QuerySpec(kind, {"callable": self.callable_ref(raw["callable"], "query.callable", base)})
+            fields = self.python_fields(raw, "query", base)
+            if "landmarks" in raw:
+                fields["landmarks"] = self.landmarks(raw["landmarks"], dim)
+            if "scale" in raw:
+                fields["scale"] = self.number(raw["scale"], "query.scale", lo=0)
+            return QuerySpec(kind, fields)
         for key in sorted(required):
             if key == "t":
                 t = raw["t"]
@@ -214,7 +288,7 @@ class _Loader:
         if kind not in BOUND_KINDS:
             self.fail("bound.kind", f"unknown bound kind {kind!r} (known: {', '.join(BOUND_KINDS)})")
         extra = BOUND_KINDS[kind]
-        self.mapping(raw, "bound", {"kind", "growth", "gamma", "Lambda"} | extra,
+        self.mapping(raw, "bound", {"kind", "growth", "gamma", "Lambda"} | extra | BOUND_OPTIONAL.get(kind, set()),
                      {"kind", "growth", "gamma"} | extra)
         growth = raw["growth"]
         if growth not in ("exponential", "linear"):
@@ -227,7 +301,7 @@ class _Loader:
         elif kind == "piecewise":
             pieces = self.pieces(raw["pieces"], "bound.pieces", dim)
         elif kind == "python":
-            fields["callable"] = self.callable_ref(raw["callable"], "bound.callable", base)
+            fields = self.python_fields(raw, "bound", base)
         elif kind == "derived":
             return self.derived_bound(growth, gamma, lam, dim, query, metric or MetricSpec())
         return BoundSpec(kind, growth, gamma, lam, fields, pieces)
@@ -398,10 +472,15 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
     if not isinstance(desc, str):
         ld.fail("description", "expected a string")
     params = ld.params(raw.get("params"))
-    inp = ld.mapping(raw["input"], "input", {"dim", "metric"}, {"dim"})
+    inp = ld.mapping(raw["input"], "input", {"dim", "metric", "scalar"}, {"dim"})
     dim = inp["dim"]
     if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
         ld.fail("input.dim", f"must be a positive integer, got {dim!r}")
+    ld.scalar = inp.get("scalar", False)
+    if not isinstance(ld.scalar, bool):
+        ld.fail("input.scalar", f"expected true or false, got {ld.scalar!r}")
+    if ld.scalar and dim != 1:
+        ld.fail("input.scalar", f"true needs input.dim 1 (x is passed as one number), got dim {dim}")
     metric = ld.metric(inp.get("metric", "l2"), dim)
     base = Path(path).resolve().parent
     query = ld.query(raw["query"], dim, base)
@@ -412,7 +491,31 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
     if ld.sources:
         sha256 = _with_sources(sha256, ld.sources)
     return Spec(path, name.strip(), desc, dim, params, query, bound, noise, claim, audit, sha256,
-                tuple(ld.binary), metric)
+                tuple(ld.binary), metric, ld.literal_notes(raw))
+
+
+_NUMBER = re.compile(r"(?<![\w.])(\d+\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
+
+
+_NOT_FORMULAS = {"name", "description", "kind", "callable", "growth", "family", "effort"}
+
+
+def _strings(node, prefix=""):
+    """(field, text) of every string value of a parsed configuration that may hold a formula."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key not in _NOT_FORMULAS:
+                yield from _strings(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _strings(item, f"{prefix}[{i}]")
+    elif isinstance(node, str):
+        yield prefix, node
+
+
+def _as_fraction(text: str) -> str:
+    q = Fraction(text)
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 def _with_sources(sha256: str, sources) -> str:

@@ -80,6 +80,7 @@ class Spec:
     sha256: str
     binary_floats: tuple[str, ...]  # fields given as YAML floats (exact binary value used)
     metric: MetricSpec = MetricSpec()
+    literal_notes: tuple[str, ...] = ()  # how YAML floats such as 0.1 were read (spec.load.literal_notes)
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:
