@@ -19,6 +19,7 @@ from ..spec.types import BoundSpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .numeric_ss import MAX_GRID_POINTS, GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
 from ..errors import FieldError
+from .trace import traced_pieces
 from .queries import (Query, load_callable, python_math, python_mpmath, python_numpy, takes_mpmath,
                       two_way_geometry, two_way_regions)
 
@@ -35,6 +36,7 @@ class Bound:
     source: str
     B_math: Callable = None  # one point -> float, for local search
     numeric: bool = False   # True when B is a float64 numerical model
+    trace: object = None    # python kind: the Traced formula, or the TraceStop (model.trace)
 
     def __post_init__(self):
         if self.B_math is None:
@@ -163,11 +165,16 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
             fn = load_callable(ref, base)
         except FieldError as err:
             raise FieldError(err.problem, "bound.callable") from None
+        pieces, traced = traced_pieces(fn, dim, bs.fields.get("args"), bs.fields.get("scalar", False))
+        if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
+            b = build_bound(BoundSpec("piecewise", bs.growth, bs.gamma, bs.Lambda, {}, pieces), query, dim)
+            b.kind, b.source, b.trace = bs.kind, f"traced from {traced.source}", traced
+            return b
         exact = takes_mpmath(fn, dim)
         return Bound(*common, None, python_numpy(fn, dim, "B", ref), python_mpmath(fn, "B", ref, exact),
                      "user callable, " + ("evaluated in mpmath (high precision)" if exact
                                           else "a float64 program (no exact model)"),
-                     python_math(fn, "B", ref), numeric=not exact)
+                     python_math(fn, "B", ref), numeric=not exact, trace=traced)
     # smooth_sensitivity
     if query.kind in CLOSED_FORMS and bs.Lambda == sp.oo and (metric is None or metric.euclidean or dim == 1):
         make, source = CLOSED_FORMS[query.kind]

@@ -23,6 +23,7 @@ import sympy as sp
 from ..errors import FieldError, UserCodeError
 from ..spec.types import QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
+from .trace import traced_pieces
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Query:
     note: str = ""
     fields: dict = field(default_factory=dict)  # the exact parameters of a built-in kind
     numeric: bool = False           # True when f is only known as a float64 program (no exact model)
+    trace: object = None            # python kind: the Traced formula, or the TraceStop (model.trace)
 
 
 # A built-in query gives (f, landmarks, scale, Lipschitz constant); `to_float` makes the float landmarks
@@ -292,12 +294,17 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
             fn = load_callable(ref, base)
         except FieldError as err:
             raise FieldError(err.problem, "query.callable") from None
+        pieces, traced = traced_pieces(fn, dim, F.get("args"), F.get("scalar", False))
+        if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
+            q = build_query(QuerySpec("piecewise", {}, pieces), dim, base)
+            q.kind, q.note, q.trace = k, f"traced from {traced.source}", traced
+            return q
         exact = takes_mpmath(fn, dim)
         return Query(k, dim, syms, None, python_numpy(fn, dim, "f", ref), python_mpmath(fn, "f", ref, exact),
                      python_math(fn, "f", ref), landmarks=[tuple([0.0] * dim)], scale=1.0,
                      note="user callable, " + ("evaluated in mpmath (high precision)" if exact
                                                else "a float64 program (no exact model)"),
-                     numeric=not exact)
+                     numeric=not exact, trace=traced)
     radial = None
     if k == "soft_threshold":
         expr, marks, scale, K = soft_threshold(F["T"], F["tau"])
