@@ -80,9 +80,7 @@ def exact(v) -> sp.Expr:
         man, ex = v.man_exp
         return sp.Integer(man) * sp.Integer(2) ** ex
     if isinstance(v, sp.Basic) and getattr(v, "is_number", False) and isinstance(v, sp.Expr):
-        if v.is_Float:
-            return sp.Rational(*float(v).as_integer_ratio()) if v._prec <= 53 else sp.nsimplify(v, rational=True)
-        return v
+        return sp.Rational(v) if v.is_Float else v      # a Float's exact binary value
     raise _NotANumber(type(v).__name__)
 
 
@@ -566,33 +564,25 @@ def _where(real):
     return shim
 
 
-def _identity_or(real, what):
-    """mpmath.mpf(): the identity on a proxy, an exact constant from a number or a decimal string."""
-    def shim(*args, **kw):
-        if len(args) == 1 and not kw:
-            v = args[0]
-            if isinstance(v, Sym):
-                return v
-            if isinstance(v, SymBool):
-                _stop_here(f"{what}() of a condition")
-            if isinstance(v, str):
-                try:
-                    return _new(sp.Rational(v.strip()))
-                except (TypeError, ValueError, SyntaxError):
-                    return real(v)
-            try:
-                return _new(exact(v))
-            except _NotANumber:
-                pass
-        return real(*args, **kw)
-    return shim
+def _mpf_constant(v):
+    """mpmath.mpf of a plain number or a decimal string: an exact constant (None: not a number)."""
+    if isinstance(v, str):
+        try:
+            return _new(sp.Rational(v.strip()))
+        except (TypeError, ValueError, SyntaxError):
+            return None
+    try:
+        return _new(exact(v))
+    except _NotANumber:
+        return None
 
 
-def _type_shim(real, base, convert):
-    """A stand-in for the type `real` (float, int, numpy.float64) that is still that type for
-    numpy (`dtype=float`) and for isinstance / issubclass, and whose call converts a proxy with
-    `convert` (float(): the identity, since the formula is the real function the program
-    computes; int(): exact on constants, a stop otherwise)."""
+def _type_shim(real, base, convert, plain=None):
+    """A stand-in for the type `real` (float, int, numpy.float64, mpmath.mpf) that is still that
+    type for numpy (`dtype=float`) and for isinstance / issubclass, and whose call converts a proxy
+    with `convert` (float(): the identity, since the formula is the real function the program
+    computes; int(): exact on constants, a stop otherwise) and a plain number with `plain` where
+    given (mpf(1), mpf('0.1'): exact constants)."""
     class Meta(type):
         def __instancecheck__(cls, obj):
             if isinstance(obj, (Sym, SymBool)):
@@ -608,6 +598,10 @@ def _type_shim(real, base, convert):
             if isinstance(args[0], SymBool):
                 _stop_here(f"{real.__name__}() of a condition")
             return convert(args[0])
+        if plain is not None and len(args) == 1 and not kw:
+            out = plain(args[0])
+            if out is not None:
+                return out
         return real(*args, **kw)
 
     return Meta(real.__name__, (base,), {"__new__": new, "__module__": real.__module__})
@@ -660,8 +654,13 @@ def _log2arg(real):
 
 
 def _refuse(name, real):
-    """Any other function of the module: a stop when it gets a proxy, else the real function."""
+    """Any other function of the module: a stop when it gets a value that depends on the input;
+    else the real function (constants as the floats the program holds)."""
+    def plain(v):
+        return float(v) if isinstance(v, Sym) and not _free(v.e) else v
+
     def shim(*args, **kw):
+        args, kw = [plain(a) for a in args], {k: plain(v) for k, v in kw.items()}
         if _has_sym(args) or _has_sym(kw.values()):
             _stop_here(f"unsupported function {name} (no exact counterpart is known to gpaudit)")
         return real(*args, **kw)
@@ -704,7 +703,7 @@ def _module_overrides(real, label):
                     power=_power(np.power), hypot=_hypot(np.hypot), floor=_rounding(np.floor, sp.floor, "numpy.floor()"),
                     ceil=_rounding(np.ceil, sp.ceiling, "numpy.ceil()"))
     elif label == "mpmath":
-        over.update(mpf=_identity_or(mpmath.mpf, "mpmath.mpf"), pi=Sym(sp.pi), e=Sym(sp.E),
+        over.update(mpf=_type_shim(mpmath.mpf, mpmath.mpf, lambda v: v, _mpf_constant), pi=Sym(sp.pi), e=Sym(sp.E),
                     fsum=_fsum(mpmath.fsum), hypot=_hypot(mpmath.hypot), power=_power(mpmath.power),
                     floor=_rounding(mpmath.floor, sp.floor, "mpmath.floor()"),
                     ceil=_rounding(mpmath.ceil, sp.ceiling, "mpmath.ceil()"),
