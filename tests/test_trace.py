@@ -285,7 +285,7 @@ def test_loader_pieces_end_with_the_default_piece(user):
     ("cube_root", "brentq", "brentq"),
     ("gamma_fn", "gamma", "unsupported function math.gamma"),
     ("halvings", "while", "trip count depends on the input"),
-    ("float_array", "array", "converted to a float inside compiled code"),
+    ("float_array", "array", "converted to a float (by compiled code"),
     ("raises_on_a_path", "raise", "ValueError"),
 ])
 def test_trace_stop_names_the_construct_and_the_users_line(user, fn, marker, words):

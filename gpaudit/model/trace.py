@@ -121,9 +121,8 @@ def _stop_here(construct: str, exc_type=_Stop):
     run = _run()
     where, callee = _user_location(sys._getframe(1), run.user_files if run else ())
     if exc_type is _Escape:
-        inside = f"inside {callee}" if callee else "inside compiled code"
         text = _line_text(where)
-        construct = f"{construct} {inside}" + (f" (`{text}`)" if text else "")
+        construct += (f" inside {callee}" if callee else "") + (f" (`{text}`)" if text else "")
     if run is not None and run.stop is None:
         run.stop = (construct, where)
     raise exc_type(construct) if exc_type is not _Stop else _Stop(construct, where)
@@ -257,7 +256,8 @@ class Sym:
                 return float(self.e)
             except (TypeError, ValueError):
                 pass
-        _stop_here("a symbolic value converted to a float", _Escape)
+        _stop_here("a symbolic value converted to a float (by compiled code or a library that needs numbers)",
+                   _Escape)
 
     def __int__(self):
         return _to_int(self.e, "int()")
@@ -713,12 +713,10 @@ def _module_overrides(real, label):
 
 def _shims():
     """(module -> shim module, id(real function) -> shim function, builtin name -> shim)."""
-    mods = {math: ("math", True), np: ("numpy", False), mpmath: ("mpmath", True)}
-    try:
-        import scipy.special as special
-        mods[special] = ("scipy.special", False)
-    except ImportError:  # pragma: no cover - scipy is a dependency
-        pass
+    import scipy
+    import scipy.special
+    mods = {math: ("math", True), np: ("numpy", False), mpmath: ("mpmath", True),
+            scipy.special: ("scipy.special", False)}
     shim_mods, funcs = {}, {}
     for real, (label, refuse) in mods.items():
         over = _module_overrides(real, label)
@@ -726,6 +724,8 @@ def _shims():
         for name, fn in over.items():
             if callable(fn) and hasattr(real, name):
                 funcs[id(getattr(real, name))] = fn
+    # `import scipy.special` binds the name scipy: its attribute special is the shim
+    shim_mods[id(scipy)] = _ShimModule(scipy, "scipy", {"special": shim_mods[id(scipy.special)]}, False)
     built = {"min": _extremum(sp.Min, "min", builtins.min), "max": _extremum(sp.Max, "max", builtins.max),
              "float": _type_shim(builtins.float, np.float64, lambda v: v),
              "int": _type_shim(builtins.int, np.int64, lambda v: _to_int(v.e, "int()")),
