@@ -60,6 +60,18 @@ def three_ifs(x):
     return a + b + c
 
 
+def plateau(x):
+    if x[0] > 1 and x[1] > 1:
+        if x[0] > 2:
+            return 1.0
+        elif x[1] > 2:
+            return 1.0
+        elif x[0] + x[1] > 3.5:
+            return 1.0
+        return 0.5
+    return 0.0
+
+
 def kde_over_data(x, h=0.5):
     total = 0.0
     for t in DATA:
@@ -265,6 +277,18 @@ def _unsat(formula) -> bool:
     return zb.solve(q, 2000, use_cache=False).status == zb.UNSAT
 
 
+def test_equal_values_in_a_row_are_one_piece_without_a_normal_form(user):
+    # sympy merges equal neighbours itself, but multiplies the disjunction out (exponentially)
+    t = trace(user.plateau, 2)
+    pw = t.piecewise()
+    assert len(pw.args) == 3 and sp.count_ops(pw.args[0][1]) < 20, pw
+    x1, x2 = input_symbols(2)
+    rng = random.Random(2)
+    for _ in range(300):
+        p = [rng.uniform(0, 3), rng.uniform(0, 3)]
+        assert float(pw.subs({x1: sp.Rational(p[0]), x2: sp.Rational(p[1])})) == user.plateau(p)
+
+
 def test_min_max_become_min_max_not_paths(user):
     t = trace(user.clipped, 1)
     assert len(t.pieces) == 1 and t.piecewise().has(sp.Min, sp.Max)
@@ -322,19 +346,11 @@ import math
 
 
 def threshold(x, T=0.0, tau=1.0):
-    d = x[0] - T
-    if d < -tau / 2:
-        return 0.0
-    if d > tau / 2:
-        return 1.0
-    return d / tau + 0.5
+    return min(max((x[0] - T) / tau + 0.5, 0.0), 1.0)
 
 
 def threshold_no_cap(x, T=0.0, tau=1.0):
-    d = x[0] - T
-    if d < -tau / 2:
-        return 0.0
-    return d / tau + 0.5
+    return max((x[0] - T) / tau + 0.5, 0.0)
 
 
 def bound(x, T=0.0, tau=1.0, gamma=0.125):

@@ -787,7 +787,9 @@ class _Patched:
     def __enter__(self):
         shim_mods, funcs, built = _shims()
         seen, done, todo = set(), set(), [self.fn.__globals__]
-        self._exact_function(self.fn, done)
+        target = getattr(self.fn, "__func__", self.fn)      # a bound method: its function
+        if isinstance(target, types.FunctionType):
+            self._exact_function(target, done)
         while todo:
             g = todo.pop()
             if id(g) in seen:
@@ -1037,10 +1039,33 @@ def trace(fn, d: int, *, args=None, scalar: bool = False, max_paths: int = MAX_P
         # first match (depth first, first branch first): a point on the second side of a fork that
         # satisfies the fork's condition lies in the first side's subtree, matched earlier
         first.append(sp.And(*[d.cond for d in kept if d.taken]))
-    first = [(c, v) for c, (_, v) in zip(first, pieces)]
+    first = _merge_equal([(c, v) for c, (_, v) in zip(first, pieces)])
     if first:
         first[-1] = (sp.true, first[-1][1])
     return Traced(pieces, source, tr.symbols, tr.pruned, len(pieces), first)
+
+
+def _merge_equal(first):
+    """Consecutive first-match pieces with the same value as one piece: (v, c1), (v, c2) is
+    (v, c1 | c2), written as the common conjuncts and the disjunction of the rest (siblings of
+    the path tree share their prefix).  sympy's Piecewise merges them itself, but distributes the
+    disjunction into a conjunctive normal form, exponentially longer."""
+    out = []
+    for c, v in first:
+        if out and out[-1][1] == v:
+            out[-1] = (_or_factored(out[-1][0], c), v)
+        else:
+            out.append((c, v))
+    return out
+
+
+def _or_factored(a, b):
+    ca = list(a.args) if isinstance(a, sp.And) else [a]
+    cb = list(b.args) if isinstance(b, sp.And) else [b]
+    common = [c for c in ca if c in cb]
+    ra = sp.And(*[c for c in ca if c not in common])
+    rb = sp.And(*[c for c in cb if c not in common])
+    return sp.And(*common, sp.Or(ra, rb))
 
 
 def traced_pieces(fn, d: int, args=None, scalar: bool = False):
