@@ -959,7 +959,8 @@ class _Tracer:
         except KeyboardInterrupt:
             raise
         except _Stop as err:
-            return run, None, run.stop or (err.construct, err.where or "?")
+            return run, None, run.stop or (err.construct, err.where or _tb_location(err.__traceback__,
+                                                                                   self.user_files)[0])
         except BaseException as exc:  # noqa: BLE001 - anything the user's code raises stops tracing
             where, callee = _tb_location(exc.__traceback__, self.user_files)
             if run.stop is not None:
