@@ -100,6 +100,12 @@ def float_array(x):
     return a[0] * 2
 
 
+def lookup(x):
+    if x[0] in {0.0, 1.0}:  # <- hash
+        return 1.0
+    return x[0]
+
+
 def raises_on_a_path(x):
     if x[0] > 3:
         raise ValueError("out of range")  # <- raise
@@ -311,6 +317,7 @@ def test_loader_pieces_end_with_the_default_piece(user):
     ("halvings", "while", "trip count depends on the input"),
     ("float_array", "array", "converted to a float (by compiled code"),
     ("raises_on_a_path", "raise", "ValueError"),
+    ("lookup", "hash", "dict key or set member"),
 ])
 def test_trace_stop_names_the_construct_and_the_users_line(user, fn, marker, words):
     stop = trace(getattr(user, fn), 1)

@@ -156,7 +156,15 @@ class Sym:
         return f"Sym({self.e})"
 
     __str__ = __repr__
-    __hash__ = object.__hash__
+
+    def __hash__(self):
+        # a set or dict lookup compares by hash first: a value that depends on the input has no
+        # hash that agrees with ==, so it stops; a constant hashes as the number it equals
+        if _free(self.e):
+            _stop_here("a symbolic value used as a dict key or set member (hashed)", _Escape)
+        if self.e.is_Rational:
+            return hash(Fraction(int(self.e.p), int(self.e.q)))
+        return hash(self.e)
 
     def __format__(self, spec):
         return format(float(self), spec) if spec else repr(self)
@@ -223,6 +231,9 @@ class Sym:
 
     # comparisons: a symbolic condition (a Python bool when sympy decides it exactly)
     def _cmp(self, other, rel):
+        if isinstance(other, (float, mpmath.mpf)) and other in (math.inf, -math.inf):
+            # a real number is below +inf and above -inf (`best = float("inf")`)
+            return rel(sp.Integer(0), sp.oo if other > 0 else -sp.oo) == sp.true
         b = _operand(other)
         if b is None:
             return NotImplemented
@@ -271,6 +282,8 @@ class Sym:
         _stop_here("a symbolic value converted to a complex number", _Escape)
 
     def __round__(self, ndigits=None):
+        if not _free(self.e):
+            return round(float(self.e), ndigits)     # what the program does with its constant
         _stop_here("round() of a symbolic value")
 
     def __trunc__(self):
