@@ -28,6 +28,8 @@ function with no exact counterpart, a loop whose trip count depends on the input
 from __future__ import annotations
 
 import builtins
+import contextlib
+import io
 import linecache
 import math
 import numbers
@@ -442,10 +444,10 @@ _LIBS = _library_dirs()
 
 
 def _is_user_file(filename: str, user_files=()) -> bool:
-    if not filename or filename.startswith("<"):
-        return False
     if filename in user_files:
         return True
+    if not filename or filename.startswith("<"):
+        return False
     p = os.path.realpath(filename)
     return not any(p == d or p.startswith(d + os.sep) for d in _LIBS)
 
@@ -1034,7 +1036,9 @@ def trace(fn, d: int, *, args=None, scalar: bool = False, max_paths: int = MAX_P
     source = _source_name(fn)
     tr.pending.append(())
     try:
-        with _Patched(fn, tr.user_files), mpmath.workdps(mpmath.mp.dps):   # user code may set dps
+        # user code may set mpmath's precision, and what it prints about traced values is noise
+        with _Patched(fn, tr.user_files), mpmath.workdps(mpmath.mp.dps), \
+                contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             while tr.pending:
                 prefix = tr.pending.pop()
                 run, value, stop = tr.run_one(prefix)
