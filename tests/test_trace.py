@@ -100,6 +100,16 @@ def float_array(x):
     return a[0] * 2
 
 
+_GRID = None
+
+
+def cached_grid(x):
+    global _GRID
+    if _GRID is None:
+        _GRID = [0.5 * k for k in range(3)]
+    return x[0] * _GRID[1]
+
+
 def lookup(x):
     if x[0] in {0.0, 1.0}:  # <- hash
         return 1.0
@@ -344,6 +354,9 @@ def test_the_users_module_is_restored_after_tracing(user):
     assert user.smooth_bound.__defaults__ is defaults and user.smooth_bound.__code__ is code
     assert user.smooth_bound([12.5]) == max(1 / 3.5, math.exp(-0.1 * 1.5) / 2)   # real floats again
     assert not any(isinstance(v, Sym) for v in user.__dict__.values())
+    # what the traced code stored in its module (a cache of traced constants) is gone
+    assert isinstance(trace(user.cached_grid, 1), Traced) and user._GRID is None
+    assert user.cached_grid([2.0]) == 1.0 and user._GRID == [0.0, 0.5, 1.0]
 
 
 # -- end to end: gpaudit check on kind python -----------------------------------------------------
@@ -426,3 +439,21 @@ def test_usercode_examples(name, tmp_path, capsys):
     rep = json.loads(out.read_text())
     assert (rep["verdict"], code) == EXAMPLES[name]
     assert rep["info"]["query_source"] == rep["info"]["bound_source"] == "traced"
+
+
+def test_build_query_and_bound_trace_with_exact_args(tmp_path):
+    # the hook of kind python: args (exact numbers from params) reach the traced code
+    from gpaudit.model.bounds import build_bound
+    from gpaudit.model.queries import build_query
+    from gpaudit.spec.types import BoundSpec, QuerySpec
+    (tmp_path / "thr.py").write_text(MODULE)
+    args = {"T": sp.Integer(3), "tau": sp.Rational(1, 3)}
+    q = build_query(QuerySpec("python", {"callable": "thr:threshold", "args": args}), 1, str(tmp_path))
+    assert q.kind == "python" and q.note.startswith("traced from") and not q.numeric
+    assert sp.simplify(q.expr - sp.Min(sp.Max(3 * (X - 3) + sp.Rational(1, 2), 0), 1)) == 0
+    bs = BoundSpec("python", "exponential", sp.Rational(1, 8), sp.oo,
+                   {"callable": "thr:bound", "args": dict(args, gamma=sp.Rational(1, 8))})
+    b = build_bound(bs, q, 1, str(tmp_path))
+    assert b.source.startswith("traced from") and b.source.endswith("thr.py:bound")
+    want = threshold_bound(sp.Integer(3), sp.Rational(1, 3), sp.Rational(1, 8), "exponential")
+    assert_same_function_1d(b.expr, want)

@@ -778,7 +778,7 @@ class _Patched:
     (module globals, keyword defaults, literals in the functions' code) are exact proxies."""
 
     def __init__(self, fn, user_files):
-        self.fn, self.user_files, self.undo = fn, user_files, []
+        self.fn, self.user_files, self.undo, self.saved = fn, user_files, [], []
 
     def _set(self, obj, name, new):
         """Set obj[name] (a dict) or obj.name, remembering the old value."""
@@ -810,6 +810,7 @@ class _Patched:
             if id(g) in seen:
                 continue
             seen.add(id(g))
+            self.saved.append((g, dict(g)))
             for name, value in list(g.items()):
                 if name.startswith("__"):
                     continue
@@ -830,13 +831,13 @@ class _Patched:
 
     def __exit__(self, *exc):
         for obj, name, old in reversed(self.undo):
-            if isinstance(obj, dict):
-                if old is _MISSING:
-                    obj.pop(name, None)
-                else:
-                    obj[name] = old
-            else:
+            if not isinstance(obj, dict):
                 setattr(obj, name, old)
+        # the namespaces as they were: the shims out, and nothing the traced code stored there
+        # (a cache of traced values, say) survives into the calls of the audit
+        for g, saved in reversed(self.saved):
+            g.clear()
+            g.update(saved)
         return False
 
 
