@@ -126,6 +126,13 @@ def tenth(x):
     return 0.1 * x[0]
 
 
+TAU = 1600.0
+
+
+def constants(x):
+    return x[0] / TAU + 0.1 * 3 + 1 / TAU
+
+
 def libraries(x):
     y = float(x[0])
     return np.exp(-y) + mpmath.sqrt(mpmath.mpf(y) ** 2 + 1) + math.log1p(y * y) + np.maximum(y, 0.0)
@@ -238,6 +245,15 @@ def test_float_literal_is_read_as_its_exact_binary_value(user):
     t = trace(user.tenth, 1)
     assert t.piecewise() == sp.Rational(3602879701896397, 36028797018963968) * X
     assert sp.Rational(3602879701896397, 36028797018963968) != sp.Rational(1, 10)
+
+
+def test_float_constants_are_exact_in_arithmetic(user):
+    # module floats, literals and keyword defaults are exact while traced: 0.1 * 3 is three times
+    # the binary 0.1 (not the float 0.30000000000000004), 1 / TAU is 1/1600
+    t = trace(user.constants, 1)
+    tenth = sp.Rational(*(0.1).as_integer_ratio())
+    assert t.piecewise() == X / 1600 + 3 * tenth + sp.Rational(1, 1600)
+    assert 3 * tenth != sp.Rational(*(0.1 * 3).as_integer_ratio())
 
 
 def test_math_numpy_mpmath_and_float_map_to_exact_functions(user):

@@ -50,7 +50,8 @@ from ..kernel import z3door as zb
 from ..spec.types import Piece, input_symbols
 
 MAX_PATHS = 64        # paths explored at most (a loop on a comparison of the input ends here)
-MAX_OPS = 1000        # operations on proxies in one path at most (a loop over data ends here)
+MAX_OPS = 1000        # operations on the input in one path at most (a loop over data ends here)
+CONST_OPS = 20        # ... and CONST_OPS times as many on exact constants
 FEASIBLE_MS = 200     # z3 budget of one feasibility question
 
 
@@ -135,10 +136,16 @@ def _stop_here(construct: str, exc_type=_Stop):
 def _new(e) -> "Sym":
     run = _run()
     if run is not None:
-        run.ops += 1
-        if run.ops > run.max_ops:
-            _stop_here(f"a loop over data: more than {run.max_ops} operations on the input in one path "
-                       "(the formula would be too large to reason about)")
+        if _free(e):
+            run.ops += 1
+            if run.ops > run.max_ops:
+                _stop_here(f"a loop over data: more than {run.max_ops} operations on the input in one path "
+                           "(the formula would be too large to reason about)")
+        else:
+            run.const_ops += 1
+            if run.const_ops > CONST_OPS * run.max_ops:
+                _stop_here(f"a loop over data: more than {CONST_OPS * run.max_ops} operations on exact constants "
+                           "in one path (float constants are exact while tracing, which is slow in long loops)")
     return Sym(e)
 
 
@@ -767,7 +774,8 @@ def _exact_float(v):
 def _exact_code(code):
     """The code object with its float constants (and those of nested functions) as exact proxies."""
     consts = tuple(_exact_code(c) if isinstance(c, types.CodeType) else _exact_float(c) for c in code.co_consts)
-    return code.replace(co_consts=consts) if consts != code.co_consts else code
+    changed = any(a is not b for a, b in zip(consts, code.co_consts))   # (Sym(0) == 0.0 is True)
+    return code.replace(co_consts=consts) if changed else code
 
 
 class _Patched:
@@ -858,7 +866,7 @@ class _Run:
         self.tracer, self.prefix = tracer, prefix
         self.decisions: list[_Decision] = []
         self.stop = None
-        self.ops = 0
+        self.ops = self.const_ops = 0
         self.max_ops = tracer.max_ops
         self.user_files = tracer.user_files
 
