@@ -518,6 +518,8 @@ def _unary(name, fn, real=None):
             if _has_sym(rest) or _has_sym(kw.values()) or isinstance(x, Sym):
                 _stop_here(f"{name} with more than one argument of a symbolic value")
             return real(x, *rest, **kw)
+        if isinstance(x, float) and not math.isfinite(x):
+            return real(x)              # math.exp(-math.inf): the program's float
         try:
             e = exact(x)
         except _NotANumber:
@@ -551,6 +553,10 @@ def _extremum(kind, name, real):
         items = list(args[0]) if len(args) == 1 and not isinstance(args[0], (Sym, numbers.Number)) else list(args)
         if not items or not _has_sym(items):
             return real(*args)
+        infinite = [v for v in items if isinstance(v, float) and math.isinf(v)]
+        if any((v > 0) == (kind is sp.Max) for v in infinite):
+            return math.inf if kind is sp.Max else -math.inf     # max(x, inf) is inf
+        items = [v for v in items if not (isinstance(v, float) and math.isinf(v))]   # min(x, inf) is x
         try:
             es = [exact(v) for v in items]
         except _NotANumber:
@@ -983,8 +989,8 @@ class _Tracer:
         except KeyboardInterrupt:
             raise
         except _Stop as err:
-            return run, None, run.stop or (err.construct, err.where or _tb_location(err.__traceback__,
-                                                                                   self.user_files)[0])
+            where = err.where or _tb_location(err.__traceback__, self.user_files)[0]
+            return run, None, run.stop or (err.construct, self.source_file() if where == "?" else where)
         except BaseException as exc:  # noqa: BLE001 - anything the user's code raises stops tracing
             where, callee = _tb_location(exc.__traceback__, self.user_files)
             if run.stop is not None:
