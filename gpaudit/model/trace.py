@@ -357,6 +357,8 @@ def _div(a, b):
 def _pow(a, b):
     if a == 0 and (b.is_negative is True):
         raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+    if not _free(a) and not _free(b) and a.is_negative and b.is_integer is not True:
+        _stop_here(f"a negative number to a fractional power (({a})**({b}) is complex)")
     if b.is_Rational and not b.is_Integer and b.q > 1000:
         # a float exponent such as 0.3: exp(b log a), the same function where a > 0 (and where
         # a <= 0 the formula is undefined, as its definedness conditions say)
