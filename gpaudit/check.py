@@ -18,6 +18,7 @@ from .kernel import numbers
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
 from .model.usercode import user_code_checks
+from .model.trace import trace_info, untraced
 from .spec.load import load_spec
 from .spec.types import two_point_needed
 from .errors import ConfigError, FieldError, UserCodeError
@@ -72,6 +73,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
     verified = None
+    info.update(trace_info(mech.query, mech.bound))
     if settled:
         upper, cert_checks, within = None, [], False
         info["proof_stage"] = PROOF_SKIPPED if judged.how == "exact" else PROOF_SKIPPED_TOLERANCE
@@ -133,7 +135,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
     if witness is not None and decision.verdict != REFUTED:
         info["witness_not_counted"] = witness
     if decision.verdict == UNKNOWN:
-        info["advice"] = advice(mech, audit_checks + list(cert_checks), upper)
+        info["advice"] = advice(mech, audit_checks + list(cert_checks), upper, untraced(info))
     info["seconds"] = round(time.perf_counter() - t0, 3)
     return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
                   witness if decision.verdict == REFUTED else None, audit_checks + list(cert_checks), info,
@@ -230,7 +232,7 @@ def _as_evidence(c: Check) -> Check:
                  "found on an approximate model, not verified on the mechanism itself: " + c.detail, c.evidence)
 
 
-def advice(mech, checks, upper) -> str:
+def advice(mech, checks, upper, untraced: str = "") -> str:
     """One line for an unknown verdict: what would certify it, or that no route exists."""
     spec = mech.spec
     st = {c.id: c.status for c in checks}
@@ -238,9 +240,11 @@ def advice(mech, checks, upper) -> str:
     if failed:
         return (f"a python callable failed at an input ({failed[0].detail}); make it return a real number "
                 "there (or restrict the claim), then check again")
-    if spec.query.kind == "python" or spec.bound.kind == "python":
-        return ("no route: a python callable is never certified (gpaudit cannot reason about its code); "
-                "write f and B as expressions (kinds piecewise / constant / a built-in query) to certify")
+    if mech.query.expr is None and spec.query.kind == "python" or mech.bound.expr is None and spec.bound.kind == "python":
+        return ("no route: a python callable that cannot be traced is never certified (gpaudit cannot reason "
+                f"about its code; tracing stopped: {untraced or 'see docs/traceable-code.md'}); make the code "
+                "traceable (docs/traceable-code.md) or write f and B as expressions (kinds piecewise / constant / "
+                "a built-in query) to certify")
     if spec.claim.delta != 0 and st.get("certificate.delta") == UNKNOWN and upper is None:
         return ("a delta > 0 claim is certified by a pure epsilon within the claim, by Lemma 3.6, which "
                 "needs Laplace noise, linear growth and the built-in smooth sensitivity (bound.kind: "

@@ -135,6 +135,9 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
         print(f"    {c.status:<9} {c.id:<24} {c.detail}", file=out)
         if verbose and c.method and c.method != "none":
             print(f"    {'':<9} {'':<24} method: {c.method}", file=out)
+    from .model.trace import trace_lines
+    for line in trace_lines(r.info or {}):
+        print(f"    {line}", file=out)
     skipped = (r.info or {}).get("proof_stage")
     if skipped:
         print(f"    {'skipped':<9} {'proof stage':<24} {skipped}", file=out)

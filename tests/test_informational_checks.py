@@ -124,8 +124,11 @@ def test_unknown_for_a_python_callable_says_no_route(tmp_path):
            "query": {"kind": "python", "callable": "fns:f"},
            "bound": {"growth": "exponential", "gamma": 0, "kind": "constant", "value": 1},
            "noise": {"family": "laplace", "eta": 1}, "claim": {"epsilon": 1}}
-    advice = _unknown(tmp_path, cfg, [("fns.py", "def f(x):\n    return min(max(x[0] + 0.5, 0.0), 1.0)\n")])
+    # an array of float64 stops tracing (a traceable clip would be certified: tests/test_trace.py)
+    advice = _unknown(tmp_path, cfg, [("fns.py", "import numpy as np\n\ndef f(x):\n"
+                                                 "    return min(max(np.asarray(x, dtype=float)[0] + 0.5, 0.0), 1.0)\n")])
     assert advice.startswith("no route") and "python" in advice
+    assert "fns.py:4" in advice and "np.asarray(x, dtype=float)" in advice   # where tracing stopped
 
 
 def test_certified_and_refuted_carry_no_advice(decaying):

@@ -72,7 +72,9 @@ def test_cli_two_same_named_modules(tmp_path, capsys):
     code = main(["check", str(gentle), str(steep), "--quiet", "--effort", "quick", "--json", str(out)])
     assert code == 1
     reports = {r["name"]: r for r in json.loads(out.read_text())}
-    assert reports["slope-one"]["verdict"] == "unknown"
+    # both clips trace into exact formulas: the correct one is certified, the steep one refuted
+    assert reports["slope-one"]["verdict"] == "certified"
+    assert reports["slope-one"]["info"]["query_source"] == "traced"
     assert reports["slope-three"]["verdict"] == "refuted"
     assert mpmath.mpf(reports["slope-one"]["epsilon_lower"]) < mpmath.mpf(reports["slope-three"]["epsilon_lower"])
 
@@ -225,11 +227,13 @@ def test_mpmath_capable_callable_is_an_exact_model(tmp_path):
 
 
 def test_float_only_callable_is_not_an_exact_model(tmp_path):
+    # an array of float64 stops tracing (tests/test_trace.py): the callable is a float64 program
     cfg = make(tmp_path, "floaty", """\
         import math
+        import numpy as np
 
         def f(x):
-            return math.sqrt(x[0]**2 + 1) / 3
+            return math.sqrt(np.asarray(x, dtype=float)[0]**2 + 1) / 3
 
         def B(x):
             return 1
@@ -244,7 +248,7 @@ def test_float_constants_are_exact_but_computed_floats_are_not(tmp_path):
     cfg = make(tmp_path, "clip", CLIP.format(slope=1))
     mech = build_mechanism(load_spec(cfg))
     assert mech.exact_model  # min/max of mpf and float literals, and `return 1.0`: exact
-    cfg = make(tmp_path / "scaled", "scaled", "def f(x):\n    return float(x[0]) * 0.1\n\n"
-               "def B(x):\n    return 1.0\n")
+    cfg = make(tmp_path / "scaled", "scaled", "import numpy as np\n\ndef f(x):\n"
+               "    return np.asarray(x, dtype=float)[0] * 0.1\n\ndef B(x):\n    return 1.0\n")
     mech = build_mechanism(load_spec(cfg))
     assert mech.query.numeric and not mech.bound.numeric and not mech.exact_model

@@ -177,11 +177,12 @@ def test_numerical_smooth_sensitivity_never_refutes(tmp_path, claim, verdict):
 def test_float64_callable_is_not_refuted_on_rounding_noise(tmp_path):
     # f = clip(x + 1/2, 0, 1) computed with math.fsum (a float64 program), B = 1, Laplace
     # eta = eps = 1: 1-Lipschitz over the reals, so the claim holds; float rounding of close pairs
-    # must not refute it.
+    # must not refute it.  (An array of float64 keeps it from being traced into an exact formula.)
     (tmp_path / "fns.py").write_text(textwrap.dedent("""\
         import math
+        import numpy as np
         def f(x):
-            return min(max(math.fsum([float(x[0]), 0.5]), 0.0), 1.0)
+            return min(max(math.fsum([float(np.asarray(x, dtype=float)[0]), 0.5]), 0.0), 1.0)
         def B(x):
             return 1.0
         """))

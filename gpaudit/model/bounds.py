@@ -18,7 +18,9 @@ import sympy as sp
 from ..spec.types import BoundSpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .numeric_ss import MAX_GRID_POINTS, GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
-from .queries import Query, python_numpy, two_way_geometry, two_way_regions, user_fn, user_note
+from ..errors import FieldError
+from .queries import Query, load_callable, python_numpy, two_way_geometry, two_way_regions, user_fn, user_note
+from .trace import traced_pieces
 
 
 @dataclass
@@ -34,6 +36,7 @@ class Bound:
     B_math: Callable = None  # one point -> float, for local search
     numeric: bool = False   # True when B is a float64 numerical model
     user: object = None     # kind python: the callable as the audit calls it (model.usercode.UserFn)
+    trace: object = None    # python kind: the Traced formula, or the TraceStop (model.trace)
 
     def __post_init__(self):
         if self.B_math is None:
@@ -157,9 +160,18 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
                      else "user piecewise bound",
                      to_math(expr, syms))
     if bs.kind == "python":
+        try:
+            fn = load_callable(bs.fields["callable"], base)
+        except FieldError as err:
+            raise FieldError(err.problem, "bound.callable") from None
+        pieces, traced = traced_pieces(fn, dim, bs.fields.get("args"), bool(bs.fields.get("scalar")))
+        if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
+            b = build_bound(BoundSpec("piecewise", bs.growth, bs.gamma, bs.Lambda, {}, pieces), query, dim)
+            b.kind, b.source, b.trace = bs.kind, f"traced from {traced.source}", traced
+            return b
         u = user_fn(bs.fields, "B", dim, base, "bound.callable", query.landmarks, query.scale)
         return Bound(*common, None, python_numpy(u), u.call_mp, user_note(u), u.call_float,
-                     numeric=not u.exact, user=u)
+                     numeric=not u.exact, user=u, trace=traced)
     # smooth_sensitivity
     if query.kind in CLOSED_FORMS and bs.Lambda == sp.oo and (metric is None or metric.euclidean or dim == 1):
         make, source = CLOSED_FORMS[query.kind]

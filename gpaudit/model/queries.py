@@ -21,6 +21,7 @@ import sympy as sp
 from ..errors import FieldError
 from ..spec.types import QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
+from .trace import traced_pieces
 from .usercode import UserFn, probe_points, quiet, takes_mpmath
 
 
@@ -41,6 +42,7 @@ class Query:
     fields: dict = field(default_factory=dict)  # the exact parameters of a built-in kind
     numeric: bool = False           # True when f is only known as a float64 program (no exact model)
     user: UserFn | None = None      # kind python: the callable as the audit calls it
+    trace: object = None            # python kind: the Traced formula, or the TraceStop (model.trace)
 
 
 # A built-in query gives (f, landmarks, scale, Lipschitz constant); `to_float` makes the float landmarks
@@ -228,9 +230,22 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
     if k == "python":
         marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
         scale = float(F.get("scale", 1))
+        try:
+            fn = load_callable(F["callable"], base)
+        except FieldError as err:
+            raise FieldError(err.problem, "query.callable") from None
+        pieces, traced = traced_pieces(fn, dim, F.get("args"), bool(F.get("scalar")))
+        if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
+            q = build_query(QuerySpec("piecewise", {}, pieces), dim, base)
+            q.kind, q.note, q.trace = k, f"traced from {traced.source}", traced
+            if F.get("landmarks"):
+                q.landmarks = list(q.landmarks) + marks
+            if F.get("scale") is not None:
+                q.scale = scale
+            return q
         u = user_fn(F, "f", dim, base, "query.callable", marks, scale)
         return Query(k, dim, syms, None, python_numpy(u), u.call_mp, u.call_float, landmarks=marks,
-                     scale=scale, note=user_note(u), numeric=not u.exact, fields=dict(F), user=u)
+                     scale=scale, note=user_note(u), numeric=not u.exact, fields=dict(F), user=u, trace=traced)
     radial = None
     if k == "soft_threshold":
         expr, marks, scale, K = soft_threshold(F["T"], F["tau"])

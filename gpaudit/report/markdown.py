@@ -36,7 +36,7 @@ QUERY_TEXT = {
     "two_way_threshold": "two-way threshold f_τ (Liang-Yi Section 4.2)",
     "gaussian_kde": "Gaussian kernel κ_t(x) = exp(−‖x − t‖² / (2h²)) (Liang-Yi Section 4.3)",
     "piecewise": "user-defined piecewise function",
-    "python": "user callable (evaluated in float64)",
+    "python": "user callable (traced into an exact formula where it can be: docs/traceable-code.md)",
 }
 FAMILY_TEXT = {
     "laplace": "Laplace, density exp(−|z|)/2",
@@ -295,8 +295,10 @@ def mechanism_rows(mech, note: str | None = None) -> list[tuple[str, str]]:
             ("query f", f"{q.kind}: {QUERY_TEXT.get(q.kind, q.kind)}")]
     rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in q.fields.items()]
     rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(q.pieces)]
+    rows += _traced_rows(mech.query)
     rows += _bound_rows(b, mech.bound.source)
     rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(b.pieces)]
+    rows += _traced_rows(mech.bound)
     rows += [("growth g", growth), ("γ", fmt_exact(b.gamma)), ("Λ", fmt_exact(b.Lambda)),
              ("noise Z", f"{n.family}: {FAMILY_TEXT.get(n.family, n.family)}")]
     rows += [(f"  {_greek(k)}", fmt_exact(v)) for k, v in n.shape.items()]
@@ -339,6 +341,18 @@ def _field_text(v) -> str:
     if isinstance(v, (str, bool)):
         return str(v)
     return fmt_exact(v)
+
+
+def _traced_rows(model) -> list[tuple[str, str]]:
+    """A python kind: the formula it was traced into (docs/traceable-code.md), or where tracing stopped."""
+    from ..model.trace import Traced, TraceStop
+    t = getattr(model, "trace", None)
+    if isinstance(t, Traced):
+        return [("  traced from", t.source)] + [(f"  piece {i + 1}", _piece_text(p))
+                                                for i, p in enumerate(t.loader_pieces())]
+    if isinstance(t, TraceStop):
+        return [("  not traced", f"{t.construct} at {t.where}")]
+    return []
 
 
 def _piece_text(p) -> str:
