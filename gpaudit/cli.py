@@ -608,6 +608,11 @@ def recorded_mechanism(rec, report_path: str):
         return None, f"{found}: the mechanism model could not be built ({type(err).__name__}: {err})"
 
 
+def cmd_verify(args) -> int:
+    from .verify import verify
+    return verify(args.report, args.config)
+
+
 def cmd_calibrate(args) -> int:
     from .spec.load import load_spec
 
@@ -758,6 +763,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "repeat for several; enables the (gamma, eta) split")
     k.add_argument("--out", metavar="OUT", help="where to write (default FILE.calibrated.yaml)")
     k.set_defaults(func=cmd_calibrate)
+    v = sub.add_parser("verify", help="re-check the certificate of a check's JSON report (kernel only, no cache)",
+                       description="Re-check the certificate a certified result carries in its JSON report: "
+                       "the configuration is loaded again, every obligation of the certificate's route is derived "
+                       "from the mechanism and decided by z3 in this process (no proof cache, no other process). "
+                       "Exit 0 when every obligation holds, 1 when one fails (named), 2 on bad input (an "
+                       "unreadable report, no certificate, or a configuration whose sha256 is not the report's).")
+    v.add_argument("report", metavar="REPORT.json", help="a `gpaudit check --json` report ('-' reads stdin)")
+    v.add_argument("config", nargs="?", metavar="CONFIG",
+                   help="the configuration (default: the file the report names)")
+    v.set_defaults(func=cmd_verify)
     from .prove.cli import register_cli
     for action in register_cli(sub)._actions:  # its one numeric flag gets the checked type
         if "--timeout-ms" in action.option_strings:

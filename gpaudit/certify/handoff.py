@@ -50,17 +50,34 @@ def from_proof(mech, proof, epsilon_upper, delta_route=None, tie=False) -> kc.Ce
     E = sp.sympify(spec.claim.epsilon) if tie else (
         None if epsilon_upper is None else numbers.exact(epsilon_upper))
     if proof.route == "theorem":
-        from ..prove.theorem import _nonconstant_point
-        point, _ = _nonconstant_point(mech.query)
         regions = tuple(kc.Region(l.label, tuple(l.conds), tuple(kc.Alternative(tuple(a.conds), a.f, None)
                                                                for a in l.alts), sp.Integer(1), sp.sympify(spec.bound.gamma))
                         for l in proof.leaves)
-        return kc.Certificate("lemma_3_1", regions, E, delta_route, sp.sympify(mech.query.lipschitz),
-                              None if point is None else tuple(_rational(v) for v in point))
+        cert = kc.Certificate("lemma_3_1", regions, E, delta_route, sp.sympify(mech.query.lipschitz), None)
+        return dataclasses.replace(cert, point=_interior_point(mech, cert))
     regions = tuple(kc.Region(l.label, tuple(l.conds), tuple(kc.Alternative(tuple(a.conds), a.f, a.B) for a in l.alts),
                               sp.sympify(proof.rates[l.label]["a"]), sp.sympify(proof.rates[l.label]["c"]))
                     for l in proof.leaves)
     return kc.Certificate("regions", regions, E, delta_route)
+
+
+def _interior_point(mech, cert):
+    """An exact point strictly inside a region where grad f != 0 (the kernel's B* > 0 premise):
+    tried at the query's landmarks and at fractions of its scale beside them, first that the
+    kernel's own test accepts."""
+    from ..kernel.certificate import nonconstant_at
+    q = mech.query
+    scale = float(q.scale) if q.scale else 1.0
+    steps = (0, 1 / 3, -1 / 3, 1 / 7, -1 / 7, 1, -1, 3, -3)
+    for mark in q.landmarks:
+        for k in range(len(mark)):
+            for t in steps:
+                pt = [float(c) for c in mark]
+                pt[k] += t * scale
+                exact = tuple(numbers.exact(c) for c in pt)
+                if nonconstant_at(q.symbols, cert, exact):
+                    return exact
+    return None
 
 
 def _rational(v):

@@ -424,13 +424,19 @@ def _strict_at(c, at) -> bool:
 
 
 def _nonconstant(P: Problem, cert: Certificate) -> bool:
-    if cert.point is None or len(cert.point) != len(P.syms):
+    return cert.point is not None and nonconstant_at(P.syms, cert, cert.point)
+
+
+def nonconstant_at(syms, cert: Certificate, point) -> bool:
+    """The exact point lies strictly inside a region with one alternative, and that alternative's
+    gradient is not 0 there (proved by exact arithmetic or disjoint enclosures)."""
+    if len(point) != len(syms):
         return False
-    at = dict(zip(P.syms, [sp.Rational(v) for v in cert.point]))
+    at = dict(zip(syms, [sp.Rational(v) for v in point]))
     for r in cert.regions:
         if len(r.alts) != 1 or not all(_strict_at(c, at) for c in tuple(r.conds) + tuple(r.alts[0].conds)):
             continue
-        g2 = sp.Add(*[g.xreplace(at) for g in (gi**2 for gi in _grads(r.alts[0].f, P.syms))])
+        g2 = sp.Add(*[g.xreplace(at) for g in (gi**2 for gi in _grads(r.alts[0].f, syms))])
         try:
             return numbers.le(g2, 0) is False
         except (ValueError, TypeError):

@@ -238,8 +238,8 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
         if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
             q = build_query(QuerySpec("piecewise", {}, pieces), dim, base)
             q.kind, q.note, q.trace = k, f"traced from {traced.source}", traced
-            if F.get("landmarks"):
-                q.landmarks = list(q.landmarks) + marks
+            if F.get("landmarks"):      # declared landmarks replace the formula's own, as for untraced code
+                q.landmarks = marks
             if F.get("scale") is not None:
                 q.scale = scale
             return q

@@ -34,7 +34,9 @@ def result_to_json(r: Result) -> dict:
         "epsilon_upper": _dec(r.epsilon_upper, decimal_up),
         "witness": r.witness,
         "checks": [c.to_json() for c in r.checks],
-        "info": r.info,
+        # what the kernel checked before certifying (gpaudit verify re-checks it): docs/certificate-format.md
+        "certificate": (r.info or {}).get("certificate"),
+        "info": {k: v for k, v in (r.info or {}).items() if k != "certificate"},
     }
 
 

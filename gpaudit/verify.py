@@ -1,0 +1,86 @@
+"""`gpaudit verify REPORT.json [CONFIG]`: re-check a report's certificate in this process.
+
+Only the configuration loader (which builds the mechanism the configuration states) and the kernel
+run: the certificate is read from the report as data, every obligation of its route is derived again
+from the mechanism and decided by z3 here, with no proof cache and no other process.  Nothing the run
+that wrote the report computed is taken on trust but the certificate's regions and constants, and
+those the kernel checks.
+
+Exit 0: every certificate's obligations hold.  1: an obligation fails (named).  2: bad input (the
+report unreadable, no certificate in it, the configuration unreadable, or its sha256 not the one the
+report records).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from .certify import handoff
+from .errors import ConfigError, FieldError
+from .kernel import certificate as kc
+from .kernel import numbers
+from .kernel import z3door
+from .model.mechanism import build_mechanism
+from .spec.load import load_spec
+
+
+def _entries(path: str):
+    shown = "<stdin>" if path == "-" else path
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as err:
+        raise ConfigError(shown, "", f"cannot read file: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(shown, "", "file is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(shown, "", f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+    entries = data if isinstance(data, list) else [data]
+    if not entries or not all(isinstance(e, dict) for e in entries):
+        raise ConfigError(shown, "", "not a gpaudit JSON report (expected an object or a list of objects)")
+    return shown, entries
+
+
+def verify(report: str, config: str | None = None, out=sys.stdout) -> int:
+    """Check every certificate in the report; the exit code (see the module docstring)."""
+    shown, entries = _entries(report)
+    if config is not None and len(entries) != 1:
+        raise ConfigError(shown, "", f"a configuration was named, but the report holds {len(entries)} results")
+    z3door.set_cache(False)          # nothing on disk is evidence here
+    worst = 0
+    for i, e in enumerate(entries):
+        where = f"[{i}]." if len(entries) > 1 else ""
+        cert = e.get("certificate")
+        if not isinstance(cert, dict):
+            raise ConfigError(shown, f"{where}certificate",
+                              f"no certificate to verify (the verdict recorded is {e.get('verdict', '?')}; "
+                              "only a certified result carries one)")
+        path = config or e.get("file")
+        if not isinstance(path, str):
+            raise ConfigError(shown, f"{where}file", "the report names no configuration file (name it: CONFIG)")
+        spec = load_spec(path)
+        if spec.sha256 != e.get("config_sha256"):
+            raise ConfigError(path, "config_sha256", f"the configuration's sha256 {spec.sha256[:12]}... is not the "
+                                                     f"report's {str(e.get('config_sha256'))[:12]}...")
+        try:
+            certificate = handoff.from_json(cert, spec.dim)
+        except FieldError as err:
+            raise ConfigError(shown, f"{where}{err.field}", err.problem) from None
+        mech = build_mechanism(spec)
+        t0 = time.perf_counter()
+        try:
+            v = kc.check(handoff.problem(mech), certificate)
+        except kc.Rejected as err:
+            bad = [o for o in err.outcomes if not o.holds]
+            print(f"rejected  {spec.name}  ({path}): {len(bad)} of {len(err.outcomes)} obligations fail", file=out)
+            for o in bad:
+                print(f"    fails  {o.name}: {o.detail}", file=out)
+            worst = 1
+            continue
+        print(f"verified  {spec.name}  ({path}): {len(v.outcomes)} obligations of route {v.route} hold; "
+              f"rate <= {numbers.decimal_up(v.epsilon_upper, 12)} (claim {spec.claim.epsilon}); "
+              f"{time.perf_counter() - t0:.1f} s", file=out)
+    return worst
