@@ -618,8 +618,12 @@ def cmd_calibrate(args) -> int:
               f"coordinate{'s' if spec.dim != 1 else ''}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
     out = args.out or os.path.splitext(args.file)[0] + ".calibrated.yaml"
-    from .certify.calibrate import calibrate, write_calibrated
-    cal = calibrate(spec, eps, inputs=inputs)
+    from .certify.calibrate import Uncalibratable, calibrate, write_calibrated
+    try:
+        cal = calibrate(spec, eps, inputs=inputs)
+    except Uncalibratable as err:
+        print(f"gpaudit: {args.file}: no certified calibration: {err}", file=sys.stderr)
+        return 3
     if cal is None:
         print(f"gpaudit: {args.file}: no certified calibration (the bound's conditions are not "
               "established, or the rate cannot reach epsilon)", file=sys.stderr)

@@ -112,3 +112,22 @@ def test_calibrate_polyplace_tie_decided_by_z3(tmp_path):
     out = _calibrated(tmp_path, "threshold-polyplace", 1)
     assert sp.Rational(yaml.safe_load(out.read_text())["noise"]["eta"]) == sp.Rational(1, 5)
     assert check_file(out, effort="quick").verdict == "certified"
+
+
+@pytest.mark.parametrize("name", ["threshold-laplace-approx", "laud-thm4-count-l1"])
+def test_calibrate_says_why_an_unbounded_pure_rate_has_no_eta(tmp_path, capsys, name):
+    """Laplace noise with gamma > 0 has a pure loss rate that is +inf at every eta: calibrate answers
+    with that reason (exit 3, no file), never an internal error on the infinite rate."""
+    out = tmp_path / "x.yaml"
+    code = main(["calibrate", str(EX / f"{name}.yaml"), "--epsilon", "1", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 3 and not out.exists()
+    assert "internal error" not in err and "unbounded at every eta" in err and "delta > 0" in err
+
+
+def test_at_most_claim_never_proves_an_infinite_rate():
+    import mpmath
+
+    from gpaudit.certify.pipeline import at_most_claim
+    assert at_most_claim(mpmath.inf, 10**9) is False and at_most_claim(mpmath.nan, 1) is False
+    assert at_most_claim(mpmath.mpf(1) / 2, 1) is True

@@ -27,6 +27,10 @@ from .pipeline import at_most_claim, bound_conditions, exact
 TOL = 1e-10
 
 
+class Uncalibratable(Exception):
+    """No eta can be certified, for a reason that no amount of noise changes (the message)."""
+
+
 @dataclass
 class Calibration:
     eta: sp.Rational
@@ -74,6 +78,16 @@ def max_eta(mech, epsilon, iters=60):
     if not regions or any(c.status not in ("certified", "skipped") for c in checks):
         return None, None, regions, checks
     fam = mech.family
+    if not mpmath.isfinite(_rate(fam, regions, sp.Rational(1, 64))[1]):
+        # a_R and c_R do not depend on eta: a c_R |1 + u psi(u)| term unbounded in u stays so at every eta
+        raise Uncalibratable(
+            f"the pure loss rate of {fam.name} noise with this bound is unbounded at every eta "
+            "(c_R |1 + u psi(u)| grows without limit in u, as for Laplace noise with gamma > 0); "
+            "calibrate tunes the pure (delta = 0) certificate only"
+            + ("; for this delta > 0 claim choose eta by the paper's formula (Lemma 3.6 for linear "
+               "growth: epsilon = eta + gamma ln(1/delta)) or scan it with `gpaudit sweep --vary eta=...`"
+               if mech.spec.claim.delta != 0 else
+               "; use a heavy-tailed family (student_t, gen_cauchy, polyplace) or claim delta > 0"))
     best = _bisect(lambda e: at_most_claim(_rate(fam, regions, sp.Rational(e))[1], epsilon), iters)
     if best:
         short = _round_down(best)
