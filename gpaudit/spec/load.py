@@ -342,6 +342,9 @@ def load_spec(path) -> Spec:
     try:
         raw = yaml.safe_load(text)
         lines = field_lines(yaml.compose(text, Loader=yaml.SafeLoader))
+    except DuplicateKey as dup:
+        raise ConfigError(path, dup.field, f"duplicate key (first given at line {dup.first}; "
+                          "YAML would silently keep only the last value)", dup.lineno) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at column {mark.column + 1}" if mark else ""  # the line goes before the message
@@ -351,17 +354,31 @@ def load_spec(path) -> Spec:
     return spec_from_mapping(raw, path, hashlib.sha256(data).hexdigest(), lines)
 
 
+class DuplicateKey(Exception):
+    """A key given twice in one YAML mapping (PyYAML would keep the last value without a word)."""
+
+    def __init__(self, field: str, lineno: int, first: int):
+        self.field, self.lineno, self.first = field, lineno, first
+        super().__init__(f"{field}: duplicate key at line {lineno} (first at line {first})")
+
+
 def field_lines(node, prefix: str = "", out: dict | None = None) -> dict[str, int]:
     """{field path: 1-based line} for every key and list item of a composed YAML document, named
     as the loader names fields (``query.tau``, ``query.pieces[0].value``, ``query.t[1]``).  The
-    values themselves are read with yaml.safe_load; this map only places an error in the file."""
+    values themselves are read with yaml.safe_load; this map only places an error in the file.
+    A key given twice in one mapping raises DuplicateKey at the second occurrence."""
     out = {} if out is None else out
     if isinstance(node, yaml.MappingNode):
+        seen = {}
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode):
                 continue
             field = f"{prefix}.{key.value}" if prefix else str(key.value)
-            out.setdefault(field, key.start_mark.line + 1)
+            line = key.start_mark.line + 1
+            if (key.tag, key.value) in seen:
+                raise DuplicateKey(field, line, seen[key.tag, key.value])
+            seen[key.tag, key.value] = line
+            out.setdefault(field, line)
             field_lines(value, field, out)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
