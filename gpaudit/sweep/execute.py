@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import sys
 import uuid
 
@@ -72,6 +73,9 @@ def run_dask(tasks: dict, client):
 
     from . import worker
     run = uuid.uuid4().hex[:12]
+    # a worker runs in its own working directory: the configuration's path (and with it the folder
+    # its python callables are looked up in) goes out absolute, as this process resolves it
+    tasks = {index: (text, os.path.abspath(path), *rest) for index, (text, path, *rest) in tasks.items()}
     futures = {client.submit(worker.run_point, *args, pure=False, key=f"gpaudit-sweep-{run}-{index}"): index
                for index, args in tasks.items()}
     try:
