@@ -122,6 +122,10 @@ def summary_line(r: Result) -> str:
         found = f"largest hockey-stick divergence found {_short(hs, 6) if hs is not None else 'none'}"
         return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}{per}, "
                 f"delta {readable_exact(r.claim['delta'])}; {found}; {upper}")
+    from .report.notices import approximate_finding
+    found = approximate_finding(r)
+    if lower == "none" and found is not None:
+        lower = f"none ({found})"
     return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}{per}; "
             f"exhibited {lower}; {upper}")
 
@@ -329,6 +333,13 @@ def _cmd_check(args) -> int:
         file_errors = _consume(stream, fmt, human, args, results)
     finally:
         stream.close()   # an exception while printing (a closed pipe, ^C) still shuts the worker pool down
+    if baseline is not None:
+        from .report.baseline import record
+        record(results, baseline)   # info.regressions: in the JSON, the JUnit and the reports
+        if fmt == "github":
+            for r in results:
+                for line in r.info["regressions"]:
+                    print(github_annotation("error", r.path, "gpaudit regression", f"{r.name}: {line}"))
     json_dests = list(dict.fromkeys(d for d in (json_out, args.json) if d))  # --format json --json OUT: both
     payload = [result_to_json(r) for r in results] if json_dests else []
     payload = payload[0] if len(payload) == 1 else payload

@@ -248,3 +248,25 @@ def test_float_constants_are_exact_but_computed_floats_are_not(tmp_path):
                "def B(x):\n    return 1.0\n")
     mech = build_mechanism(load_spec(cfg))
     assert mech.query.numeric and not mech.bound.numeric and not mech.exact_model
+
+
+def test_a_float_callables_finding_is_in_the_summary_and_the_reports(tmp_path, capsys):
+    """A violation found on a float64 model is evidence only (unknown), but it is shown: in the
+    summary line and at the top of both reports, with the rate against the claim."""
+    cfg = make(tmp_path, "np-clamp", """\
+        import numpy as np
+
+        def f(x):
+            return float(np.clip(2 * x[0], 0.0, 1.0))
+
+        def B(x):
+            return 1.0
+        """)
+    out = tmp_path / "r.json"
+    assert main(["check", str(cfg), "--effort", "quick", "--no-config", "--json", str(out)]) == 3
+    said = "found on an approximate model: rate 2.0 > 1, evidence only"
+    assert f"exhibited none ({said})" in capsys.readouterr().out
+    assert main(["report", "--from-json", str(out), "--out", str(tmp_path / "rep")]) == 3
+    import html
+    for name in ("report.md", "report.html"):
+        assert said in html.unescape(next((tmp_path / "rep").rglob(name)).read_text())

@@ -45,6 +45,8 @@ figcaption{max-width:1000px;margin:6px auto 0}
 figcaption{font-size:13px;color:#57606a}
 details summary{cursor:pointer;color:#0969da;font-size:13px}
 ul.why{margin:6px 0 0 0}
+section.notices{border:2px solid #cf222e;background:#fff5f5;font-weight:600}
+section.notices p{margin:4px 0}
 footer{color:#57606a;font-size:12px;text-align:center}
 """
 
@@ -54,7 +56,7 @@ def render_html(result, mech, images: dict[str, bytes], figure_errors: dict | No
     ``figure_errors`` (optional, name -> reason) says why a figure is missing."""
     F = report_facts(result, mech)
     colour = COLOURS.get(F["verdict"], "#57606a")
-    body = [_banner(F, colour), "<main>", _summary(F), _epsilons(F)]
+    body = [_banner(F, colour), "<main>", _notices(F), _summary(F), _epsilons(F)]
     if F["delta"]:
         body.append(_delta(F))
     if F["witness"]:
@@ -76,6 +78,14 @@ def _banner(F, colour) -> str:
             f'<div class="label">{escape(F["verdict_title"])}</div>'
             f'<div class="claim">Claim: {escape(F["claim_text"])}</div>'
             f'<div class="sentence">{escape(F["verdict_sentence"])}</div></header>')
+
+
+def _notices(F) -> str:
+    """What must not be missed (a regression, a finding on an approximate model), above all else."""
+    if not F["notices"]:
+        return ""
+    return ('<section id="notices" class="notices">'
+            + "".join(f"<p>⚠ {escape(n)}</p>" for n in F["notices"]) + "</section>")
 
 
 def _rows(rows, mono_values=False) -> str:

@@ -8,6 +8,8 @@ Mapping (documented in docs/ci.md):
   ``internal`` check of an internal error is an <error>;
 * one more testcase ``verdict`` is the gate: it passes only when the configuration is certified;
   refuted gives <failure message="refuted">, unknown <failure message="unknown">;
+* with ``--baseline``, a testcase ``baseline``: a <failure type="regression"> listing the
+  regressions against the baseline report (info.regressions), else it passes;
 * suite properties: config_sha256, file, verdict, epsilon (the claim), delta, epsilon_upper,
   epsilon_lower, gpaudit_version.
 
@@ -66,6 +68,8 @@ def _suite(rep: dict) -> ET.Element:
                        ("gpaudit_version", rep.get("gpaudit_version", __version__))]:
         ET.SubElement(props, "property", {"name": key, "value": "null" if value is None else str(value)})
     cases = [_check_case(name, c) for c in rep.get("checks", [])] + [_verdict_case(name, rep, seconds)]
+    if "regressions" in info:   # checked against a --baseline report
+        cases.append(_baseline_case(name, info["regressions"] or []))
     for case in cases:
         suite.append(case)
     counts = {"tests": len(cases), "failures": _count(cases, "failure"), "errors": _count(cases, "error"),
@@ -109,6 +113,15 @@ def _verdict_case(suite_name: str, rep: dict, seconds: float) -> ET.Element:
         el = ET.SubElement(case, "failure", {"message": "unknown", "type": UNKNOWN})
         el.text = ("neither certified nor refuted; a CI gate treats unknown as a failure\n"
                    f"certified epsilon_upper: {rep.get('epsilon_upper') or 'none'}\n")
+    return case
+
+
+def _baseline_case(suite_name: str, regressions: list) -> ET.Element:
+    """The gate against a --baseline report: a <failure> per regressed configuration."""
+    case = ET.Element("testcase", {"classname": suite_name, "name": "baseline"})
+    if regressions:
+        el = ET.SubElement(case, "failure", {"message": f"regression: {regressions[0]}", "type": "regression"})
+        el.text = "regressed against the baseline report:\n" + "".join(f"{r}\n" for r in regressions)
     return case
 
 

@@ -21,6 +21,7 @@ import sympy as sp
 
 from .. import __version__
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
+from .notices import notices
 
 VERDICT_TITLE = {CERTIFIED: "CERTIFIED", REFUTED: "REFUTED", UNKNOWN: "UNKNOWN"}
 VERDICT_SENTENCE = {
@@ -145,6 +146,7 @@ def report_facts(result, mech) -> dict:
         "delta": delta_rows(result),
         "checks": check_rows(result),
         "metadata": metadata_rows(result, audit, info),
+        "notices": [text for _, text in notices(result)],
     }
 
 
@@ -412,6 +414,7 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
     lines = [f"# gpaudit report: {F['name']}", "",
              f"## {VERDICT_EMOJI.get(F['verdict'], '')} {F['verdict_title']}", "",
              f"**Claim:** {F['claim_text']}.  ", f"**Verdict:** {F['verdict_sentence']}", ""]
+    lines += [f"> **⚠ {_md(n)}**" for n in F["notices"]] + ([""] if F["notices"] else [])
     lines += [f"Configuration `{F['path']}` (sha256 `{F['sha256']}`)", ""]
     if F["description"]:
         lines += [f"> {F['description']}", ""]
