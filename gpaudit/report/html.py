@@ -56,9 +56,8 @@ def render_html(result, mech, images: dict[str, bytes], figure_errors: dict | No
     ``figure_errors`` (optional, name -> reason) says why a figure is missing."""
     F = report_facts(result, mech)
     colour = COLOURS.get(F["verdict"], "#57606a")
-    body = [_banner(F, colour), "<main>", _notices(F), _summary(F), _epsilons(F)]
-    if F["delta"]:
-        body.append(_delta(F))
+    body = [_banner(F, colour), "<main>", _notices(F), _summary(F)]
+    body += [_delta(F), _epsilons(F)] if F["delta"] else [_epsilons(F)]   # a δ > 0 claim bounds the divergence
     if F["witness"]:
         body.append(_witness(F))
     body += [_mechanism(F), _figures(images, figure_errors or {}, result), _checks(F), _metadata(F), "</main>",
@@ -112,10 +111,9 @@ def _summary(F) -> str:
 
 
 def _epsilons(F) -> str:
-    labels = ["claimed ε", "certified ε_upper", "exhibited ε_lower", "gap ε_upper − ε_lower"]
-    cards = "".join(f'<div class="card"><div class="k">{escape(lbl)}</div>'
+    cards = "".join(f'<div class="card"><div class="k">{escape(k.split(" (")[0])}</div>'
                     f'<div class="v">{escape(v if i == 0 else _short(v))}</div></div>'
-                    for i, (lbl, (_, v)) in enumerate(zip(labels, F["numbers"])))
+                    for i, (k, v) in enumerate(F["numbers"]))
     out = ['<section id="epsilons">', "<h2>Epsilons</h2>", f'<div class="cards">{cards}</div>',
            "<table>", _rows(F["numbers"], mono_values=True), "</table>"]
     if F["paper_constants"]:

@@ -11,7 +11,8 @@ Mapping (documented in docs/ci.md):
 * with ``--baseline``, a testcase ``baseline``: a <failure type="regression"> listing the
   regressions against the baseline report (info.regressions), else it passes;
 * suite properties: config_sha256, file, verdict, epsilon (the claim), delta, epsilon_upper,
-  epsilon_lower, gpaudit_version.
+  epsilon_lower (for a delta > 0 claim hockey_stick_max, the largest divergence found, instead: the
+  pure loss rate such a claim does not bound may be unbounded), gpaudit_version.
 
 Results may be :class:`~gpaudit.verdict.Result` objects or their JSON report dicts.
 """
@@ -61,10 +62,12 @@ def _suite(rep: dict) -> ET.Element:
         suite.set("file", str(rep["file"]))
     props = ET.SubElement(suite, "properties")
     claim = rep.get("claim") or {}
+    # a delta > 0 claim bounds the hockey-stick divergence; its pure loss rate may be unbounded
+    found = (("hockey_stick_max", (info.get("audit") or {}).get("hockey_stick_max"))
+             if str(claim.get("delta", "0")) != "0" else ("epsilon_lower", rep.get("epsilon_lower")))
     for key, value in [("config_sha256", rep.get("config_sha256")), ("file", rep.get("file")),
                        ("verdict", rep.get("verdict")), ("epsilon", claim.get("epsilon")),
-                       ("delta", claim.get("delta")), ("epsilon_upper", rep.get("epsilon_upper")),
-                       ("epsilon_lower", rep.get("epsilon_lower")),
+                       ("delta", claim.get("delta")), ("epsilon_upper", rep.get("epsilon_upper")), found,
                        ("gpaudit_version", rep.get("gpaudit_version", __version__))]:
         ET.SubElement(props, "property", {"name": key, "value": "null" if value is None else str(value)})
     cases = [_check_case(name, c) for c in rep.get("checks", [])] + [_verdict_case(name, rep, seconds)]

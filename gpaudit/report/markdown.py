@@ -163,12 +163,29 @@ def _claimed(text) -> str:
 
 
 def number_rows(result) -> list[tuple[str, str]]:
-    return [
+    """The epsilons.  A δ > 0 claim bounds the hockey-stick divergence, not the pure loss rate,
+    which may be unbounded (Laplace noise with exponential growth): its exhibited ε_lower and the
+    gap would be meaningless numbers (2.35e+15 beside a certified 1.18), so the report shows the
+    divergence against δ instead (delta_rows) and leaves them to the JSON report."""
+    rows = [
         ("claimed ε", _claimed(result.claim.get("epsilon"))),
         ("certified ε_upper (a sound upper bound on the true ε)", fmt_number(result.epsilon_upper)),
+    ]
+    if _delta_claim(result):
+        return rows
+    return rows + [
         ("exhibited ε_lower (largest verified loss rate)", fmt_number(result.epsilon_lower)),
         ("gap ε_upper − ε_lower (tightness of the analysis)", gap_text(result)),
     ]
+
+
+def exhibited_text(result, digits: int = 12) -> str:
+    """What the audit exhibited, in one cell: ε_lower for a pure claim, the largest hockey-stick
+    divergence against δ for a δ > 0 claim."""
+    if not _delta_claim(result):
+        return fmt_number(result.epsilon_lower, digits)
+    found = ((getattr(result, "info", None) or {}).get("audit") or {}).get("hockey_stick_max")
+    return f"divergence {fmt_number(found, digits)} (δ = {readable_exact(result.claim.get('delta'))})"
 
 
 def gap_text(result) -> str:
@@ -418,14 +435,14 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
     lines += [f"Configuration `{F['path']}` (sha256 `{F['sha256']}`)", ""]
     if F["description"]:
         lines += [f"> {F['description']}", ""]
+    if F["delta"]:   # a δ > 0 claim: what it bounds comes first
+        lines += ["## Delta", "", "A δ > 0 claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − "
+                  "e^{ε·dist(x, x')} P[M(x')∈S] by δ for every pair.", ""]
+        lines += _table(("quantity", "value"), F["delta"]) + [""]
     lines += ["## Epsilons", ""] + _table(("quantity", "value"), F["numbers"]) + [""]
     if F["paper_constants"]:
         lines += ["The papers' constants for these parameters, beside the certified ε_upper:", ""]
         lines += _table(("paper", "ε"), F["paper_constants"]) + [""]
-    if F["delta"]:
-        lines += ["## Delta", "", "A δ > 0 claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − "
-                  "e^{ε·dist(x, x')} P[M(x')∈S] by δ for every pair.", ""]
-        lines += _table(("quantity", "value"), F["delta"]) + [""]
     if F["why"]:
         lines += ["Why not certified:", ""] + [f"- {_md(w)}" for w in F["why"]] + [""]
     if F["witness"]:
