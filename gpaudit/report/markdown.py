@@ -56,9 +56,20 @@ FIGURE_CAPTIONS = {
              "in two dimensions as heat maps).",
     "loss": "The privacy-loss rate sup_y [ln p_x(y) − ln p_x'(y)] / dist(x, x') over a finite grid of "
             "outputs y, against the claimed ε. A float64 illustration; the witness (★) is the verified one.",
-    "family": "The certificate's local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the "
-              "standardised output u; its supremum (per region) is the certified ε_upper.",
+    "family": "The local rate of the noise family over the standardised output u that the certificate "
+              "bounds: max over its regions R of η a_R|ψ(u)| + c_R|1 + uψ(u)| (each region's curve "
+              "dashed), where ∥∇f∥ ≤ a_R B and ∥∇ln B∥ ≤ c_R are proved; its supremum is the certified "
+              "ε_upper, so the curve never rises above that line.",
 }
+FAMILY_CAPTION_UNCERTIFIED = (
+    "The local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the standardised output u, in the "
+    "form of Definition 8 (a = 1, c = γ). No certificate was computed for this configuration, so no "
+    "certified line is drawn and the curve is not a bound on its ε.")
+FAMILY_CAPTION_UNBOUNDED = (
+    "The local rate of the noise family over the standardised output u: max over the certificate's "
+    "regions R of η a_R|ψ(u)| + c_R|1 + uψ(u)|. It grows without bound, so the pure (δ = 0) rate is "
+    "unbounded; the certified ε_upper of this δ > 0 claim rests on another route (certificate.delta), "
+    "not on this curve, and is not drawn.")
 LOSS_CAPTION_DELTA = (
     "δ > 0: the claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − e^{ε·dist} P[M(x')∈S] by δ. "
     "Top: the largest divergence over pairs at each distance (float64, on a located set S, so a lower "
@@ -78,6 +89,8 @@ def figure_caption(name: str, result=None) -> str:
     """The caption of a figure (the loss figure of a δ > 0 claim shows the divergence first)."""
     if name == "loss" and result is not None and _delta_claim(result):
         return LOSS_CAPTION_DELTA
+    if name == "family" and result is not None and not family_rate_is_the_bound(result):
+        return FAMILY_CAPTION_UNBOUNDED if region_evidence(result) else FAMILY_CAPTION_UNCERTIFIED
     return FIGURE_CAPTIONS.get(name, name)
 
 
@@ -198,6 +211,25 @@ def gap_text(result) -> str:
         return (f"{fmt_number(g)} (δ > 0: ε_lower is the pure loss rate, which δ may absorb; "
                 "the hockey-stick divergence is what the claim bounds)")
     return f"{fmt_number(g)} (NEGATIVE: an exhibited rate above the certified bound; the two contradict)"
+
+
+def region_evidence(result) -> list[dict]:
+    """The regions of the certificate's family rate (evidence of 'certificate.rate'), [] if none."""
+    for c in getattr(result, "checks", []):
+        if getattr(c, "id", "") == "certificate.rate":
+            return list((c.evidence or {}).get("regions", []))
+    return []
+
+
+def family_rate_is_the_bound(result) -> bool:
+    """True when the certified ε_upper is the supremum of the certificate's family rate: there are
+    regions and each one's rate is finite (a δ > 0 claim with an unbounded pure rate is certified by
+    another route, certificate.delta)."""
+    regions = region_evidence(result)
+    try:
+        return bool(regions) and all(mpmath.isfinite(mpmath.mpf(str(r.get("upper")))) for r in regions)
+    except (TypeError, ValueError):
+        return False
 
 
 def _delta_claim(result) -> bool:
