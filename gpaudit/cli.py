@@ -13,7 +13,7 @@ import mpmath
 from . import __version__
 from .errors import ConfigError
 from .paths import expand_files
-from .runner import check_one, default_jobs, nonnegative_int, positive_int, worker_pool  # noqa: F401
+from .runner import check_one, default_jobs, nonnegative_int, positive_int, worker_context, worker_pool  # noqa: F401
 from .verdict import CONFIG_ERROR_EXIT, Result
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
@@ -396,24 +396,13 @@ def cost_hint(spec) -> float:
     return (query + kinks) * bound * spec.dim
 
 
-def _worker_context():
-    """The start method of -j's workers: forked from a server that has imported gpaudit once."""
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["gpaudit.check", "gpaudit.api"])
-    return ctx
-
-
 def _start_workers_early(args) -> None:
     """Where the command line names more files than one and -j allows several workers, start the
     workers' server now: its imports then run beside this process's own and the reading of the
     files (on another core) instead of after them.  Only a start: the files are checked as before."""
     if not args.files or min(args.jobs or default_jobs(), len(expand_files(args.files, []))) < 2:
         return
-    if _worker_context().get_start_method() == "forkserver":
+    if worker_context().get_start_method() == "forkserver":
         from multiprocessing import forkserver
         forkserver.ensure_running()
 
@@ -435,30 +424,63 @@ def _run_checks(specs, args, jobs):
                 prog.done()
             yield spec, outcome
         return
-    with worker_pool(jobs, _worker_context()) as pool:
-        # submitted longest-expected first (the workers finish closer together), yielded in input order
-        order = sorted(range(len(specs)), key=lambda i: -cost_hint(specs[i]))
-        futures = [None] * len(specs)
-        for i in order:
+    yield from _run_in_workers(specs, args, jobs, cache, show)
+
+
+ATTEMPTS = 2   # a file whose worker died is checked again once in a new pool, then it is unknown
+
+
+def _run_in_workers(specs, args, jobs, cache, show):
+    """The -j path of _run_checks.  A worker that dies (killed, out of memory, a crash in native
+    code) breaks its pool: a new pool takes over, and every file not finished is submitted again
+    (each file at most ATTEMPTS times, so a file that kills its worker every time ends unknown
+    without taking the others with it)."""
+    from concurrent.futures.process import BrokenProcessPool
+    ctx = worker_context()
+    pool = worker_pool(jobs, ctx)
+    attempts, futures = [0] * len(specs), [None] * len(specs)
+
+    def submit(indices):
+        # longest-expected first (the workers finish closer together); yielded in input order
+        for i in sorted(indices, key=lambda i: -cost_hint(specs[i])):
+            attempts[i] += 1
             futures[i] = pool.submit(check_one, specs[i], args.seed, args.effort, args.full_evidence, cache)
-        try:
-            for i, (spec, fut) in enumerate(zip(specs, futures)):
-                if show and not fut.done():
+
+    def broken(fut) -> bool:
+        return not fut.done() or isinstance(fut.exception(), BrokenProcessPool)
+
+    try:
+        submit(range(len(specs)))
+        for i, spec in enumerate(specs):
+            while True:
+                if show and not futures[i].done():
                     sys.stderr.write(f"\r[{sum(f.done() for f in futures)}/{len(specs)} done] waiting for {spec.name}"[:79])
                     sys.stderr.flush()
                 try:
-                    outcome = fut.result()
-                except Exception as err:  # noqa: BLE001 - a worker died (killed, out of memory): unknown
-                    from .api import internal_error_result
-                    outcome = ("internal", internal_error_result(spec, err),
-                               f"worker process failed: {type(err).__name__}: {err}", "")
-                if show:
-                    sys.stderr.write("\r" + " " * 79 + "\r")
-                    sys.stderr.flush()
-                yield spec, outcome
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+                    outcome = futures[i].result()
+                except BrokenProcessPool as err:
+                    if attempts[i] < ATTEMPTS:   # a worker died: a new pool, the unfinished files again
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        pool = worker_pool(jobs, ctx)
+                        submit([j for j in range(i, len(specs)) if broken(futures[j]) and attempts[j] < ATTEMPTS])
+                        continue
+                    outcome = _worker_failed(spec, err)
+                except Exception as err:  # noqa: BLE001 - fail closed: unknown
+                    outcome = _worker_failed(spec, err)
+                break
+            if show:
+                sys.stderr.write("\r" + " " * 79 + "\r")
+                sys.stderr.flush()
+            yield spec, outcome
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _worker_failed(spec, err):
+    from .api import internal_error_result
+    return ("internal", internal_error_result(spec, err), f"worker process failed: {type(err).__name__}: {err}", "")
 
 
 def cmd_report(args) -> int:

@@ -17,12 +17,11 @@ Both executors take tasks ``{index: args}``, ``args`` being the arguments of
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
 import uuid
 
-from ..runner import default_jobs, worker_pool
+from ..runner import default_jobs, worker_context, worker_pool
 
 
 cores = default_jobs   # -j's default: the cores this process may run on
@@ -42,10 +41,7 @@ def run_local(tasks: dict, jobs: int):
         return
     import concurrent.futures
 
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["gpaudit.check", "gpaudit.api", "gpaudit.sweep.worker"])
+    ctx = worker_context(("gpaudit.check", "gpaudit.api", "gpaudit.sweep.worker"))
     with worker_pool(jobs, ctx) as pool:
         futures = {pool.submit(worker.run_point, *args): index for index, args in tasks.items()}
         try:
