@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 EFFORTS = ("quick", "standard", "thorough")
-FORMATS = ("text", "json", "github", "junit")
+FORMATS = ("text", "json", "github", "junit", "sarif")
 KEYS = ("baseline", "effort", "format", "jobs", "paths", "seed")
 TABLE = "tool.gpaudit"
 

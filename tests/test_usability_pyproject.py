@@ -115,7 +115,7 @@ def test_report_takes_paths_effort_and_seed(project, capsys):
     ("jobs = true\n", "jobs", "must be a positive integer, not true"),
     ("seed = -1\n", "seed", "must be a non-negative integer, not -1"),
     ("seed = 1.5\n", "seed", "must be a non-negative integer, not 1.5"),
-    ('format = "xml"\n', "format", "must be one of text, json, github, junit, not 'xml'"),
+    ('format = "xml"\n', "format", "must be one of text, json, github, junit, sarif, not 'xml'"),
     ("baseline = 4\n", "baseline", "expected the path of a JSON report (a non-empty string), got an integer"),
 ])
 def test_bad_values_are_one_line_errors(project, capsys, table, key, problem):

@@ -33,15 +33,17 @@ def as_report(result) -> dict:
     return result if isinstance(result, dict) else result_to_json(result)
 
 
-def junit_tree(results) -> ET.ElementTree:
-    """The <testsuites> document for a list of results (or one result)."""
+def junit_tree(results, config_errors=()) -> ET.ElementTree:
+    """The <testsuites> document for a list of results (or one result), and for the files that
+    could not be checked (``config_errors``: [(path, error line, line number or None)]), each a
+    testsuite whose one testcase ``configuration`` is an <error>."""
     if isinstance(results, dict) or not isinstance(results, (list, tuple)):
         results = [results]
     root = ET.Element("testsuites", {"name": "gpaudit"})
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     seconds = 0.0
-    for r in results:
-        suite = _suite(as_report(r))
+    suites = [_config_error_suite(*e) for e in config_errors] + [_suite(as_report(r)) for r in results]
+    for suite in suites:
         root.append(suite)
         for key in totals:
             totals[key] += int(suite.get(key))
@@ -50,6 +52,15 @@ def junit_tree(results) -> ET.ElementTree:
         root.set(key, str(value))
     root.set("time", f"{seconds:.3f}")
     return ET.ElementTree(root)
+
+
+def _config_error_suite(path: str, line: str, lineno=None) -> ET.Element:
+    suite = ET.Element("testsuite", {"name": str(path), "tests": "1", "failures": "0", "errors": "1",
+                                     "skipped": "0", "time": "0.000", "file": str(path)})
+    case = ET.SubElement(suite, "testcase", {"classname": str(path), "name": "configuration"})
+    el = ET.SubElement(case, "error", {"message": str(line), "type": "configuration"})
+    el.text = f"{line}\n"
+    return suite
 
 
 def _suite(rep: dict) -> ET.Element:
@@ -159,15 +170,15 @@ def _clean(tree: ET.ElementTree) -> None:
             el.set(key, _NOT_XML.sub("\ufffd", value))
 
 
-def junit_bytes(results) -> bytes:
+def junit_bytes(results, config_errors=()) -> bytes:
     """The JUnit document as UTF-8 bytes with an XML declaration."""
-    tree = junit_tree(results)
+    tree = junit_tree(results, config_errors)
     _clean(tree)
     ET.indent(tree, space="  ")
     return ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def write_junit(results, path) -> None:
+def write_junit(results, path, config_errors=()) -> None:
     """Write the JUnit XML for ``results`` to ``path`` atomically (all or nothing)."""
     from .json_report import write_atomic
-    write_atomic(path, junit_bytes(results))
+    write_atomic(path, junit_bytes(results, config_errors))
