@@ -79,6 +79,16 @@ CASES = [
     ("duplicate-flow", edit("noise: {family: laplace, eta: 1}", "noise: {family: laplace, eta: 1, eta: 9}",
                             PIECEWISE), 14, "noise.eta: duplicate key (first given at line 14;"),
     ("duplicate-top", GOOD + "name: other\n", 24, "name: duplicate key (first given at line 2;"),
+    # misspellings: the field named as written, and the closest known word suggested
+    ("misspelt-key", edit("  family: gen_cauchy", "  famly: gen_cauchy"), 19,
+     "noise.famly: unknown field; did you mean 'family'? (allowed:"),
+    ("misspelt-family", edit("  family: gen_cauchy", "  family: gencauchy"), 19,
+     "noise.family: unknown family 'gencauchy'; did you mean 'gen_cauchy'?"),
+    ("misspelt-kind", edit("  kind: bounded_range", "  kind: bounded_rnge"), 10,
+     "query.kind: unknown query kind 'bounded_rnge'; did you mean 'bounded_range'?"),
+    ("misspelt-section", edit("claim:", "clam:"), 22, "clam: unknown field; did you mean 'claim'?"),
+    ("quoted-version", edit("gpaudit: 1", 'gpaudit: "1"'), 1,
+     "gpaudit: unsupported schema version '1' (write it unquoted: gpaudit: 1)"),
 ]
 
 

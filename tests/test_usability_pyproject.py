@@ -106,6 +106,8 @@ def test_report_takes_paths_effort_and_seed(project, capsys):
 
 @pytest.mark.parametrize("table,key,problem", [
     ('colour = "red"\n', "colour", "unknown key (known: baseline, effort, format, jobs, paths, seed)"),
+    ('basline = "b.json"\n', "basline",
+     "unknown key; did you mean 'baseline'? (known: baseline, effort, format, jobs, paths, seed)"),
     ('effort = "fast"\n', "effort", "must be one of quick, standard, thorough, not 'fast'"),
     ("effort = 3\n", "effort", "must be one of quick, standard, thorough, not 3"),
     ('paths = "mechanisms"\n', "paths", "expected a non-empty list of files or directories, got a string"),
