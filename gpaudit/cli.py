@@ -157,10 +157,20 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
     print(paint(verdict, verdict, out) + line[len(verdict):], file=out)
     if quiet:
         return
+    from .report.notices import found_something, is_informational, rests_on
+    quiet_rows = [] if verbose else [c for c in r.checks if is_informational(c) and not found_something(c)]
     for c in r.checks:
+        if c in quiet_rows:
+            continue
         print(f"    {c.status:<9} {c.id:<24} {c.detail}", file=out)
         if verbose and c.method and c.method != "none":
             print(f"    {'':<9} {'':<24} method: {c.method}", file=out)
+    if quiet_rows:   # what the verdict does not rest on, and found nothing: one line (-v lists them)
+        print(f"    {'skipped':<9} {len(quiet_rows)} informational check{'s' if len(quiet_rows) != 1 else ''} "
+              f"the verdict does not rest on ({', '.join(c.id for c in quiet_rows)}; -v shows them)", file=out)
+    basis = rests_on(r)
+    if basis:
+        print(f"    rests on: {basis}", file=out)
     skipped = (r.info or {}).get("proof_stage")
     if skipped:
         print(f"    {'skipped':<9} {'proof stage':<24} {skipped}", file=out)

@@ -103,6 +103,8 @@ def _summary(F) -> str:
            _rows([("file", F["path"]), ("config sha256", F["sha256"])], mono_values=True), "</table>"]
     if F["description"]:
         out.append(f"<p>{escape(F['description'])}</p>")
+    if F["rests_on"]:
+        out.append(f'<p id="rests-on"><b>Rests on:</b> {escape(F["rests_on"])}</p>')
     if F["why"]:
         out.append("<p><b>Why not certified:</b></p><ul class=\"why\">"
                    + "".join(f"<li>{escape(w)}</li>" for w in F["why"]) + "</ul>")

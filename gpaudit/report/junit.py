@@ -2,7 +2,9 @@
 
 Mapping (documented in docs/ci.md):
 
-* every check is a testcase (classname = the configuration's name, name = the check id):
+* every check the verdict may rest on is a testcase (classname = the configuration's name, name =
+  the check id; an informational check, which the verdict does not rest on, is listed in the
+  suite's <system-out> instead, so a clean run has no skipped tests for them):
   certified passes, refuted is a <failure>, unknown and skipped are <skipped> with the status in
   the message (a search that cannot certify is not a failure by itself), and the fail-closed
   ``internal`` check of an internal error is an <error>;
@@ -26,6 +28,7 @@ from .. import __version__
 from ..kernel.numbers import readable_exact
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
 from .json_report import result_to_json
+from .notices import is_informational, rests_on
 
 
 def as_report(result) -> dict:
@@ -81,7 +84,9 @@ def _suite(rep: dict) -> ET.Element:
                        ("delta", claim.get("delta")), ("epsilon_upper", rep.get("epsilon_upper")), found,
                        ("gpaudit_version", rep.get("gpaudit_version", __version__))]:
         ET.SubElement(props, "property", {"name": key, "value": "null" if value is None else str(value)})
-    cases = [_check_case(name, c) for c in rep.get("checks", [])] + [_verdict_case(name, rep, seconds)]
+    checks = rep.get("checks", [])
+    # a check the verdict does not rest on is no test: it goes to the suite's output, not <skipped>
+    cases = [_check_case(name, c) for c in checks if not is_informational(c)] + [_verdict_case(name, rep, seconds)]
     if "regressions" in info:   # checked against a --baseline report
         cases.append(_baseline_case(name, info["regressions"] or []))
     for case in cases:
@@ -91,7 +96,11 @@ def _suite(rep: dict) -> ET.Element:
     for key, value in counts.items():
         suite.set(key, str(value))
     out = ET.SubElement(suite, "system-out")
-    out.text = _summary(rep)
+    out.text = _summary(rep) + "".join(f"informational ({c.get('status')}) {c.get('id')}: {c.get('detail')}\n"
+                                       for c in checks if is_informational(c))
+    basis = rests_on(rep)
+    if basis:
+        out.text += f"rests on: {basis}\n"
     return suite
 
 

@@ -21,7 +21,7 @@ import sympy as sp
 
 from .. import __version__
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
-from .notices import notices
+from .notices import notices, rests_on
 
 VERDICT_TITLE = {CERTIFIED: "CERTIFIED", REFUTED: "REFUTED", UNKNOWN: "UNKNOWN"}
 VERDICT_SENTENCE = {
@@ -160,6 +160,7 @@ def report_facts(result, mech) -> dict:
         "checks": check_rows(result),
         "metadata": metadata_rows(result, audit, info),
         "notices": [text for _, text in notices(result)],
+        "rests_on": rests_on(result),
     }
 
 
@@ -464,6 +465,8 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
              f"## {VERDICT_EMOJI.get(F['verdict'], '')} {F['verdict_title']}", "",
              f"**Claim:** {F['claim_text']}.  ", f"**Verdict:** {F['verdict_sentence']}", ""]
     lines += [f"> **⚠ {_md(n)}**" for n in F["notices"]] + ([""] if F["notices"] else [])
+    if F["rests_on"]:
+        lines += [f"**Rests on:** {_md(F['rests_on'])}", ""]
     lines += [f"Configuration `{F['path']}` (sha256 `{F['sha256']}`)", ""]
     if F["description"]:
         lines += [f"> {F['description']}", ""]

@@ -7,6 +7,10 @@ HTML reports), so that no output says less than another:
 * ``approximate``: the audit found a loss rate above the claim on an approximate model (a float64
   callable, a numerical B*): evidence only, never a refutation (``info.approximate_epsilon_lower``).
 
+and, for a quiet pass, which checks are informational (:func:`is_informational`: searched or
+proved although the verdict does not rest on them) and what a certified verdict rests on
+(:func:`rests_on`).
+
 Results may be :class:`~gpaudit.verdict.Result` objects, results read back from a JSON report, or
 JSON report dicts.
 """
@@ -60,3 +64,47 @@ def notices(result) -> list[tuple[str, str]]:
     if found is not None:
         out.append(("approximate", found))
     return out
+
+
+# the detail of a check the verdict does not rest on (gpaudit.check.INFORMATIONAL and the proof
+# stage's SKIP_TWO_POINT begin so)
+INFORMATIONAL_PREFIXES = ("informational, not needed for the verdict", "not needed: ")
+
+
+def _get(check, key):
+    return check.get(key) if isinstance(check, dict) else getattr(check, key, None)
+
+
+def _checks(result) -> list:
+    checks = result.get("checks") if isinstance(result, dict) else getattr(result, "checks", None)
+    return list(checks or [])
+
+
+def is_informational(check) -> bool:
+    """A skipped check whose detail says the verdict does not rest on it."""
+    return _get(check, "status") == "skipped" and str(_get(check, "detail") or "").startswith(INFORMATIONAL_PREFIXES)
+
+
+def found_something(check) -> bool:
+    """An informational check that found something (a Definition 8 condition that fails for B)."""
+    return is_informational(check) and "; found: " in str(_get(check, "detail") or "")
+
+
+def rests_on(result) -> str | None:
+    """For a certified result: the checks its certificate rests on, the bound it speaks about, and,
+    where the audit found the two-point conditions of Definition 8 failing for B, why that does not
+    matter.  None for other verdicts."""
+    verdict = result.get("verdict") if isinstance(result, dict) else getattr(result, "verdict", None)
+    if str(verdict) != "certified":
+        return None
+    proved = [str(_get(c, "id")) for c in _checks(result) if _get(c, "status") == "certified"]
+    text = f"{', '.join(proved)} (each proved: z3 unsat, arb enclosures or exact arithmetic)"
+    bound = _info(result).get("certified_bound")
+    if bound:
+        text += f"; about B: {bound}"
+    found = [str(_get(c, "id")) for c in _checks(result) if found_something(c)]
+    if found:
+        text += (f"; the audit found that B is not a Definition 8 bound ({', '.join(found)}), and that is "
+                 "fine: this certificate rests only on the local conditions along segments, which are "
+                 "proved (docs/certificate.md)")
+    return text
