@@ -270,3 +270,5 @@ def test_a_float_callables_finding_is_in_the_summary_and_the_reports(tmp_path, c
     import html
     for name in ("report.md", "report.html"):
         assert said in html.unescape(next((tmp_path / "rep").rglob(name)).read_text())
+    index = (tmp_path / "rep" / "README.md").read_text()
+    assert "— (approximate model: 2.0, evidence only)" in index

@@ -133,3 +133,14 @@ def test_delta_reports_lead_with_the_divergence_not_the_pure_rate(certified, ref
         props = lxml_html.fromstring(junit_bytes([result])).xpath("//property")
         names = {p.get("name"): p.get("value") for p in props}
         assert "epsilon_lower" not in names and names["hockey_stick_max"] == found
+
+
+@pytest.mark.parametrize("which", ["certified", "refuted"])
+def test_the_pure_rate_panel_draws_no_epsilon_the_claim_does_not_bound(which, request):
+    """The pure loss rate under a δ > 0 claim is bounded neither by the certified ε (which goes with
+    δ) nor meaningfully by the exhibited ε_lower (5.9e+15): no such line beside the curves."""
+    result, mech = request.getfixturevalue(which)
+    fig = plot_loss(result, mech)
+    labels = [ln.get_label() for sub in fig.subfigs for ax in sub.axes for ln in ax.get_lines()]
+    assert any(label.startswith("claim epsilon") for label in labels)
+    assert not any(label.startswith(("certified eps_upper", "exhibited eps_lower")) for label in labels)

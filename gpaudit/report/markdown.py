@@ -197,6 +197,9 @@ def exhibited_text(result, digits: int = 12) -> str:
     """What the audit exhibited, in one cell: ε_lower for a pure claim, the largest hockey-stick
     divergence against δ for a δ > 0 claim."""
     if not _delta_claim(result):
+        approx = (getattr(result, "info", None) or {}).get("approximate_epsilon_lower")
+        if result.epsilon_lower is None and approx is not None:
+            return f"— (approximate model: {fmt_number(approx, digits)}, evidence only)"
         return fmt_number(result.epsilon_lower, digits)
     found = ((getattr(result, "info", None) or {}).get("audit") or {}).get("hockey_stick_max")
     return f"divergence {fmt_number(found, digits)} (δ = {readable_exact(result.claim.get('delta'))})"

@@ -644,14 +644,17 @@ def paper_constants(result) -> list[tuple[str, str]]:
     return []
 
 
-def _reference_lines(ax, result, horizontal=True, papers=False, upper=True) -> float:
-    """Claim, certified upper (unless ``upper`` is False) and exhibited lower epsilon (and the
-    papers' constants) as lines."""
+def _reference_lines(ax, result, horizontal=True, papers=False, upper=None) -> float:
+    """Claim, certified upper and exhibited lower epsilon (and the papers' constants) as lines.
+    For a delta > 0 claim the loss figure's pure rate is bounded by neither (the certified epsilon
+    goes with delta, and the pure rate found may be unbounded), so by default (``upper`` None) only
+    the claim is drawn there; the family figure says itself whether eps_upper bounds its curve."""
     top = 0.0
     lines = [("claim epsilon", _claim(result), CLAIM_STYLE)]
-    if upper:
+    pure_claim = _delta(result) == 0
+    if upper if upper is not None else pure_claim:
         lines.append(("certified eps_upper", _decimal_float(result.epsilon_upper), UPPER_STYLE))
-    if not papers:
+    if not papers and pure_claim:
         lines.append(("exhibited eps_lower", _decimal_float(result.epsilon_lower), LOWER_STYLE))
     for label, value, style in lines:
         if value is not None and math.isfinite(value):
