@@ -182,7 +182,7 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
         else:
             print(f"    witness: x={w['x']} x'={w['x_prime']} hockey_stick={_short(w['hockey_stick'])}", file=out)
     advice = (r.info or {}).get("advice")
-    if advice and str(r.verdict) == "unknown":
+    if advice and str(r.verdict) in ("unknown", "refuted"):
         print(f"    advice: {advice}", file=out)
     if verbose:
         for line in _run_details(r):

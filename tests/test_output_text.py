@@ -90,3 +90,16 @@ def test_rests_on_explains_a_bound_that_is_not_a_definition8_bound():
     assert text.startswith("proof.cover, certificate.rate (each proved")
     assert "B is not a Definition 8 bound (definition8.cover), and that is fine" in text
     assert rests_on(SimpleNamespace(verdict="refuted", checks=checks, info={})) is None
+
+
+def test_a_refutation_says_why_and_what_to_do(capsys):
+    """Laplace noise with gamma > 0 and a pure claim is refuted with a witness of rate 1e17: the
+    advice says that the rate is unbounded and what to use instead; other refutations get advice too."""
+    from gpaudit.cli import main
+    broken = Path(__file__).resolve().parents[1] / "examples" / "broken"
+    assert main(["check", str(broken / "threshold-laplace-pure.yaml"), str(broken / "threshold-pointwise-bound.yaml"),
+                 "--effort", "quick", "--no-config"]) == 1
+    advice = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("advice: ")]
+    assert len(advice) == 2
+    assert "unbounded pure loss rate" in advice[0] and "claim delta > 0" in advice[0]
+    assert "unbounded" not in advice[1] and "more noise" in advice[1]

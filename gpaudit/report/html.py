@@ -105,6 +105,8 @@ def _summary(F) -> str:
         out.append(f"<p>{escape(F['description'])}</p>")
     if F["rests_on"]:
         out.append(f'<p id="rests-on"><b>Rests on:</b> {escape(F["rests_on"])}</p>')
+    if F["advice"]:
+        out.append(f'<p id="advice"><b>Advice:</b> {escape(F["advice"])}</p>')
     if F["why"]:
         out.append("<p><b>Why not certified:</b></p><ul class=\"why\">"
                    + "".join(f"<li>{escape(w)}</li>" for w in F["why"]) + "</ul>")

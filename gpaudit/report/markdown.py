@@ -161,6 +161,7 @@ def report_facts(result, mech) -> dict:
         "metadata": metadata_rows(result, audit, info),
         "notices": [text for _, text in notices(result)],
         "rests_on": rests_on(result),
+        "advice": (info.get("advice") if result.verdict in (UNKNOWN, REFUTED) else None),
     }
 
 
@@ -470,6 +471,8 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
     lines += [f"> **⚠ {_md(n)}**" for n in F["notices"]] + ([""] if F["notices"] else [])
     if F["rests_on"]:
         lines += [f"**Rests on:** {_md(F['rests_on'])}", ""]
+    if F["advice"]:
+        lines += [f"**Advice:** {_md(F['advice'])}", ""]
     lines += [f"Configuration `{F['path']}` (sha256 `{F['sha256']}`)", ""]
     if F["description"]:
         lines += [f"> {F['description']}", ""]
