@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..kernel.numbers import readable_exact
 
 import json
+from functools import lru_cache
 import platform
 import shlex
 from importlib import metadata
@@ -463,48 +464,23 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
     """The report as GitHub-flavoured Markdown; figures linked from ``image_paths`` (name -> path).
 
     ``figure_errors`` (name -> reason), as filled by :func:`~gpaudit.report.plots.make_plots`,
-    says why a figure is missing."""
+    says why a figure is missing.  The page is the jinja2 template templates/report.md.j2."""
     F = report_facts(result, mech)
-    lines = [f"# gpaudit report: {F['name']}", "",
-             f"## {VERDICT_EMOJI.get(F['verdict'], '')} {F['verdict_title']}", "",
-             f"**Claim:** {F['claim_text']}.  ", f"**Verdict:** {F['verdict_sentence']}", ""]
-    lines += [f"> **⚠ {_md(n)}**" for n in F["notices"]] + ([""] if F["notices"] else [])
-    if F["rests_on"]:
-        lines += [f"**Rests on:** {_md(F['rests_on'])}", ""]
-    if F["advice"]:
-        lines += [f"**Advice:** {_md(F['advice'])}", ""]
-    lines += [f"Configuration `{F['path']}` (sha256 `{F['sha256']}`)", ""]
-    if F["description"]:
-        lines += [f"> {F['description']}", ""]
-    if F["delta"]:   # a δ > 0 claim: what it bounds comes first
-        lines += ["## Delta", "", "A δ > 0 claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − "
-                  "e^{ε·dist(x, x')} P[M(x')∈S] by δ for every pair.", ""]
-        lines += _table(("quantity", "value"), F["delta"]) + [""]
-    lines += ["## Epsilons", ""] + _table(("quantity", "value"), F["numbers"]) + [""]
-    if F["paper_constants"]:
-        lines += ["The papers' constants for these parameters, beside the certified ε_upper:", ""]
-        lines += _table(("paper", "ε"), F["paper_constants"]) + [""]
-    if F["why"]:
-        lines += ["Why not certified:", ""] + [f"- {_md(w)}" for w in F["why"]] + [""]
-    if F["witness"]:
-        lines += ["## Witness", "", "Reproduce it with:", "", "```sh", F["reproduce"], "```", ""]
-        lines += _table(("", "exact value"), F["witness"]) + [""]
-    lines += ["## Mechanism", ""] + _table(("", ""), F["mechanism"]) + [""]
-    if image_paths or figure_errors:
-        lines += ["## Figures", ""]
-        for name, path in image_paths.items():
-            lines += [f"![{name}]({path})", "", f"*{_md(figure_caption(name, result))}*", ""]
-        lines += [f"- figure {k} not drawn: {_md(v)}" for k, v in sorted((figure_errors or {}).items())]
-        lines += [""] if figure_errors else []
-    lines += ["## Checks", ""]
-    lines += _table(("status", "check", "method", "detail"),
-                    [(f"{STATUS_EMOJI.get(c['status'], '')} {c['status']}", f"`{c['id']}`", c["method"], c["detail"])
-                     for c in F["checks"]]) + [""]
-    for c in F["checks"]:
-        if c["evidence"]:
-            lines += [f"<details><summary>evidence: {c['id']}</summary>", "", "```json", c["evidence"], "```",
-                      "", "</details>", ""]
-    lines += ["## Evidence metadata", ""] + _table(("", ""), F["metadata"]) + [""]
-    if not F["witness"]:
-        lines += [f"Re-run: `{F['reproduce']}`", ""]
-    return "\n".join(lines)
+    text = _template("report.md.j2").render(
+        F=F, emoji=VERDICT_EMOJI.get(F["verdict"], ""),
+        images=[(name, path, figure_caption(name, result)) for name, path in image_paths.items()],
+        figure_errors=sorted((figure_errors or {}).items()),
+        check_rows=[(f"{STATUS_EMOJI.get(c['status'], '')} {c['status']}", f"`{c['id']}`", c["method"], c["detail"])
+                    for c in F["checks"]],
+        table=lambda header, rows: "\n".join(_table(header, rows)))
+    return text.rstrip("\n") + "\n"
+
+
+@lru_cache(maxsize=None)
+def _template(name: str):
+    import jinja2
+    from pathlib import Path
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
+                             autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters["md"] = _md
+    return env.get_template(name)
