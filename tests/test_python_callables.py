@@ -272,3 +272,24 @@ def test_a_float_callables_finding_is_in_the_summary_and_the_reports(tmp_path, c
         assert said in html.unescape(next((tmp_path / "rep").rglob(name)).read_text())
     index = (tmp_path / "rep" / "README.md").read_text()
     assert "— (approximate model: 2.0, evidence only)" in index
+
+
+def test_a_float_callables_rate_within_the_claim_is_shown_without_alarm(tmp_path, capsys):
+    """The summary never says 'exhibited none' while the audit has a rate; within the claim the
+    rate is shown plainly and the reports raise no warning."""
+    from gpaudit.report.notices import notices
+    cfg = make(tmp_path, "np-clamp-ok", """\
+        import numpy as np
+
+        def f(x):
+            return float(np.clip(x[0], 0.0, 1.0))
+
+        def B(x):
+            return 1.0
+        """)
+    from gpaudit.api import check
+    r = check(cfg, effort="quick")
+    assert r.epsilon_lower is None and r.info.get("approximate_epsilon_lower") is not None
+    from gpaudit.cli import summary_line
+    assert "exhibited none (largest rate on an approximate model " in summary_line(r)
+    assert notices(r) == []

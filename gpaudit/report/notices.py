@@ -46,22 +46,24 @@ def regressions(result) -> list[str]:
 
 
 def approximate_finding(result) -> str | None:
-    """'found on an approximate model: rate R > E, evidence only' (or '<= E'), None if nothing."""
+    """'found on an approximate model: rate R > E, evidence only', or 'largest rate on an approximate
+    model R, evidence only' when R is within the claim; None when the audit found nothing there."""
     rate = _info(result).get("approximate_epsilon_lower")
     if rate is None:
         return None
     eps = _claim(result).get("epsilon")
     above = exceeds(rate, eps) if eps is not None else None
     shown = mpmath.nstr(mpmath.mpf(str(rate)), 6) if above is not None else str(rate)
-    relation = f" > {eps}" if above else f" <= {eps}" if above is False else ""
-    return f"found on an approximate model: rate {shown}{relation}, evidence only"
+    if above is False:
+        return f"largest rate on an approximate model {shown}, evidence only"
+    return f"found on an approximate model: rate {shown}{f' > {eps}' if above else ''}, evidence only"
 
 
 def notices(result) -> list[tuple[str, str]]:
     """[(kind, sentence)] in the order a reader should see them."""
     out = [("regression", f"regression against the baseline: {r}") for r in regressions(result)]
     found = approximate_finding(result)
-    if found is not None:
+    if found is not None and found.startswith("found"):   # a rate within the claim is no warning
         out.append(("approximate", found))
     return out
 
