@@ -136,6 +136,8 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         info["witness_not_counted"] = witness
     if decision.verdict == UNKNOWN:
         info["advice"] = advice(mech, audit_checks + list(cert_checks), upper, untraced(info))
+    elif decision.verdict == REFUTED:
+        info["advice"] = refuted_advice(mech)
     info["seconds"] = round(time.perf_counter() - t0, 3)
     return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
                   witness if decision.verdict == REFUTED else None, audit_checks + list(cert_checks), info,
@@ -263,6 +265,20 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
                 "the claim may hold but gpaudit cannot show it; audit harder (--effort thorough) to look "
                 "for a witness, or claim epsilon >= the certified bound")
     return "no sound route certified this configuration (see the checks above)"
+
+
+def refuted_advice(mech) -> str:
+    """One line for a refuted verdict: why it cannot hold where that is structural, and what to do."""
+    spec = mech.spec
+    if (mech.family.name == "laplace" and spec.claim.delta == 0 and spec.bound.kind != "constant"
+            and getattr(spec.bound.gamma, "is_positive", False)):
+        return ("Laplace noise with gamma > 0 has an unbounded pure loss rate (the scale term gamma |1 + u psi(u)| "
+                "= gamma (1 + |u|) grows without limit in the output), so no pure (delta = 0) claim can hold at "
+                "any eta: claim delta > 0 (Lemma 3.6 with linear growth, or Laud et al.'s Theorem 4 with "
+                "exponential growth and a finite Lambda), or use a heavy-tailed family (student_t, gen_cauchy, "
+                "polyplace)")
+    return ("the witness violates the claim: use more noise (a smaller eta; `gpaudit calibrate FILE --epsilon E` "
+            "finds the least certified one), claim a larger epsilon, or fix B where the witness is")
 
 
 INFORMATIONAL = ("informational, not needed for the verdict (only Lemma 3.6, with linear growth, rests on the two-point "

@@ -13,7 +13,7 @@ import mpmath
 from . import __version__
 from .errors import ConfigError
 from .paths import expand_files
-from .runner import check_one, default_jobs, nonnegative_int, positive_int, worker_pool  # noqa: F401
+from .runner import check_one, default_jobs, nonnegative_int, positive_int, worker_context, worker_pool  # noqa: F401
 from .verdict import CONFIG_ERROR_EXIT, Result
 
 EPILOG = """exit codes: 0 certified, 1 refuted (a verified witness), 3 unknown (fails a CI gate),
@@ -122,22 +122,58 @@ def summary_line(r: Result) -> str:
         found = f"largest hockey-stick divergence found {_short(hs, 6) if hs is not None else 'none'}"
         return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}{per}, "
                 f"delta {readable_exact(r.claim['delta'])}; {found}; {upper}")
+    from .report.notices import approximate_finding
+    found = approximate_finding(r)
+    if lower == "none" and found is not None:
+        lower = f"none ({found})"
     return (f"{r.verdict:<9} {r.name}  ({r.path})  epsilon claimed {readable_exact(r.claim['epsilon'])}{per}; "
             f"exhibited {lower}; {upper}")
 
 
+COLOURS = {"certified": "32", "refuted": "1;31", "unknown": "33"}   # ANSI: green, bold red, yellow
+
+
+def colour_on(stream) -> bool:
+    """Colour on a terminal, as the NO_COLOR convention (no-color.org) and FORCE_COLOR say."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def paint(text: str, verdict: str, stream) -> str:
+    code = COLOURS.get(str(verdict))
+    return f"\033[{code}m{text}\033[0m" if code and colour_on(stream) else text
+
+
 def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
     out = out or sys.stdout
-    print(summary_line(r), file=out)
+    line = summary_line(r)
+    verdict = str(r.verdict)
+    print(paint(verdict, verdict, out) + line[len(verdict):], file=out)
     if quiet:
         return
+    from .report.notices import found_something, is_informational, rests_on
+    quiet_rows = [] if verbose else [c for c in r.checks if is_informational(c) and not found_something(c)]
     for c in r.checks:
+        if c in quiet_rows:
+            continue
         print(f"    {c.status:<9} {c.id:<24} {c.detail}", file=out)
         if verbose and c.method and c.method != "none":
             print(f"    {'':<9} {'':<24} method: {c.method}", file=out)
     from .model.trace import trace_lines
     for line in trace_lines(r.info or {}):
         print(f"    {line}", file=out)
+    if quiet_rows:   # what the verdict does not rest on, and found nothing: one line (-v lists them)
+        print(f"    {'skipped':<9} {len(quiet_rows)} informational check{'s' if len(quiet_rows) != 1 else ''} "
+              f"the verdict does not rest on ({', '.join(c.id for c in quiet_rows)}; -v shows them)", file=out)
+    basis = rests_on(r)
+    if basis:
+        print(f"    rests on: {basis}", file=out)
     skipped = (r.info or {}).get("proof_stage")
     if skipped:
         print(f"    {'skipped':<9} {'proof stage':<24} {skipped}", file=out)
@@ -149,7 +185,7 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
         else:
             print(f"    witness: x={w['x']} x'={w['x_prime']} hockey_stick={_short(w['hockey_stick'])}", file=out)
     advice = (r.info or {}).get("advice")
-    if advice and str(r.verdict) == "unknown":
+    if advice and str(r.verdict) in ("unknown", "refuted"):
         print(f"    advice: {advice}", file=out)
     for note in (r.info or {}).get("notes") or ():
         print(f"    note: {note}", file=out)
@@ -196,8 +232,7 @@ GITHUB_LEVELS = {"refuted": "error", "unknown": "warning", "certified": "notice"
 def github_line(r: Result) -> str:
     """The annotation of one result: error if refuted, warning if unknown, notice if certified."""
     verdict = str(r.verdict)
-    summary = summary_line(r).split(f"({r.path})", 1)[-1].strip()  # the claim and the numbers
-    message = f"{r.name}: {verdict}: {summary}"
+    message = f"{r.name}: {verdict}: {_summary_tail(r)}"
     decision = (r.info or {}).get("decision")
     reason = decision.get("reason") if isinstance(decision, dict) else None
     # the check that refutes; for unknown, the decision's reason says more than the first unknown check
@@ -223,7 +258,7 @@ def _stdout_bytes(data: bytes) -> None:
 def _output_problems(args) -> list:
     """Error lines for --json/--junit destinations that cannot be written (checked before the run)."""
     problems = []
-    for flag in ("json", "junit"):
+    for flag in ("json", "junit", "sarif"):
         out = getattr(args, flag)
         if not out or out == "-":
             continue
@@ -235,10 +270,10 @@ def _output_problems(args) -> list:
         elif not os.access(parent, os.W_OK):
             problems.append(f"{out}: --{flag}: directory {parent} is not writable")
     claims = sorted({f for f in (args.json == "-" and "json", args.junit == "-" and "junit",
-                                 args.format != "text" and args.format) if f})
+                                 args.sarif == "-" and "sarif", args.format != "text" and args.format) if f})
     if len(claims) > 1:
         problems.append(f"stdout can carry one output, not {' and '.join(claims)} "
-                        "(write the others to files: --json OUT, --junit OUT)")
+                        "(write the others to files: --json OUT, --junit OUT, --sarif OUT)")
     return problems
 
 
@@ -262,7 +297,7 @@ def apply_project_config(args, keys) -> str | None:
             if key in keys and getattr(args, key) is None:
                 setattr(args, key, config.get(key))
         if ("format" in keys and args.format is None
-                and "-" not in (getattr(args, "json", None), getattr(args, "junit", None))):
+                and "-" not in (getattr(args, "json", None), getattr(args, "junit", None), getattr(args, "sarif", None))):
             args.format = config.get("format")
     if "format" in keys and args.format is None:
         args.format = "text"
@@ -282,47 +317,52 @@ def cmd_check(args) -> int:
 
 
 def _cmd_check(args) -> int:
+    import time
+
     from .spec.load import load_spec
 
+    t0 = time.perf_counter()
     problem = apply_project_config(args, ("paths", "effort", "seed", "jobs", "format", "baseline"))
     if problem is None and not args.files:
         problem = ("check: give FILE... (files or directories), or set paths in [tool.gpaudit] "
                    "of pyproject.toml")
+    if problem is None and args.update_baseline and not args.baseline:
+        problem = "--update-baseline: give --baseline REPORT (or baseline in [tool.gpaudit])"
     if problem:
         print(f"gpaudit: error: {problem}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
     if args.verbose and args.project_config is not None:
         print(f"gpaudit: using [tool.gpaudit] of {args.project_config.path}", file=sys.stderr)
-    errors = []
-    paths = expand_files(args.files, errors)
-    specs, bad_files = [], []
-    for path in paths:
-        try:
-            specs.append(load_spec(path))
-        except ConfigError as err:
-            errors.append(err.line())
-            bad_files.append((err.path or str(path), err.line(), err.lineno))
-    errors += _output_problems(args)
+    usage = []   # problems of the command line: nothing is checked
+    paths = expand_files(args.files, usage)
+    usage += _output_problems(args)
     baseline = None
-    if args.baseline:
+    if args.baseline and not (args.update_baseline and not os.path.exists(args.baseline)):
         from .report.baseline import load_baseline
         try:
             baseline = load_baseline(args.baseline)
         except (OSError, ValueError) as err:  # JSONDecodeError is a ValueError
-            errors.append(f"{args.baseline}: --baseline: not a readable JSON report ({err})")
+            usage.append(f"{args.baseline}: --baseline: not a readable JSON report ({err})")
     fmt = args.format
-    if errors:
-        for line in errors:
-            print(f"gpaudit: error: {line}", file=sys.stderr)
-        if fmt == "github":
-            for path, line, lineno in bad_files:
-                print(github_annotation("error", path, "gpaudit configuration error", line, lineno))
+    specs, bad_files = [], []   # a file that cannot be loaded is reported; the others are checked
+    for path in paths:
+        try:
+            specs.append(load_spec(path))
+        except ConfigError as err:
+            bad_files.append((err.path or str(path), err.line(), err.lineno))
+    for line in usage + [line for _, line, _ in bad_files]:
+        print(f"gpaudit: error: {line}", file=sys.stderr)
+    if fmt == "github":
+        for path, line, lineno in bad_files:
+            print(github_annotation("error", path, "gpaudit configuration error", line, lineno))
+    if usage or not specs:
         return CONFIG_ERROR_EXIT
     # stdout carries exactly one thing: the human text, or the machine output that was asked for
     json_out = "-" if fmt == "json" else args.json
     junit_out = "-" if fmt == "junit" else args.junit
-    human = sys.stderr if "-" in (json_out, junit_out) or fmt == "github" else sys.stdout
-    if junit_out or args.baseline or fmt == "github":
+    sarif_out = "-" if fmt == "sarif" else args.sarif
+    human = sys.stderr if "-" in (json_out, junit_out, sarif_out) or fmt == "github" else sys.stdout
+    if junit_out or sarif_out or args.baseline or fmt == "github":
         from .kernel import z3door
         z3door.set_cache(False)   # a gate decides from fresh proofs, never from the cache
     from .report.json_report import result_to_json, write_json_atomic
@@ -331,9 +371,16 @@ def _cmd_check(args) -> int:
     jobs = min(args.jobs or default_jobs(), len(specs))
     stream = _run_checks(specs, args, jobs)
     try:
-        file_errors = _consume(stream, fmt, human, args, results)
+        _consume(stream, fmt, human, args, results, bad_files)
     finally:
         stream.close()   # an exception while printing (a closed pipe, ^C) still shuts the worker pool down
+    if baseline is not None:
+        from .report.baseline import record
+        record(results, baseline)   # info.regressions: in the JSON, the JUnit and the reports
+        if fmt == "github" and not args.update_baseline:
+            for r in results:
+                for line in r.info["regressions"]:
+                    print(github_annotation("error", r.path, "gpaudit regression", f"{r.name}: {line}"))
     json_dests = list(dict.fromkeys(d for d in (json_out, args.json) if d))  # --format json --json OUT: both
     payload = [result_to_json(r) for r in results] if json_dests else []
     payload = payload[0] if len(payload) == 1 else payload
@@ -345,29 +392,77 @@ def _cmd_check(args) -> int:
     from .report.junit import junit_bytes, write_junit
     for dest in dict.fromkeys(d for d in (junit_out, args.junit) if d):
         if dest == "-":
-            _stdout_bytes(junit_bytes(results))
+            _stdout_bytes(junit_bytes(results, bad_files))
         else:
-            write_junit(results, dest)
+            write_junit(results, dest, bad_files)
+    from .report.json_report import write_atomic
+    from .report.sarif import sarif_text
+    for dest in dict.fromkeys(d for d in (sarif_out, args.sarif) if d):
+        text = sarif_text(results, bad_files, summary=_summary_tail)
+        if dest == "-":
+            print(text, end="", flush=True)
+        else:
+            write_atomic(dest, text.encode("utf-8"))
     from .report.baseline import gate
-    code, regressions = gate(results, baseline)
+    if args.update_baseline:
+        code, accepted = gate(results)[0], sum(len(r.info.get("regressions", [])) for r in results)
+        _update_baseline(args.baseline, results, baseline)
+        print(f"gpaudit: baseline {args.baseline} updated with {len(results)} configuration"
+              f"{'s' if len(results) != 1 else ''}" + (f" ({accepted} regression{'s' if accepted != 1 else ''} "
+                                                       "accepted)" if accepted else ""), file=sys.stderr)
+        regressions = []
+    else:
+        code, regressions = gate(results, baseline)
     for line in regressions:
         print(f"gpaudit: regression: {line}", file=sys.stderr)
-    if file_errors:  # 2 is the worst exit code of all
+    if bad_files:  # 2 is the worst exit code of all
         code = CONFIG_ERROR_EXIT
+    if not args.quiet:
+        print(run_summary(results, len(bad_files), len(regressions), time.perf_counter() - t0), file=sys.stderr)
+    if args.exit_zero and code != CONFIG_ERROR_EXIT:
+        return 0
     return code
 
 
-def _consume(stream, fmt, human, args, results) -> int:
-    """Print each (spec, outcome) of `stream` as it comes and append its Result to `results`;
-    return how many files turned out to be configuration errors (they have no Result)."""
-    file_errors = 0
+def _update_baseline(path, results, old) -> None:
+    """Write the baseline: the previous entries with this run's results in place of those of the
+    same name, and this run's new configurations added (a run may check a subset)."""
+    from .report.json_report import result_to_json, write_json_atomic
+    fresh = [result_to_json(r) for r in results]
+    for rep in fresh:
+        (rep.get("info") or {}).pop("regressions", None)   # a baseline records results, not a comparison
+    names = {rep["name"] for rep in fresh}
+    kept = [rep for rep in (old or []) if rep.get("name") not in names]
+    merged = kept + fresh
+    write_json_atomic(path, merged[0] if len(merged) == 1 else merged)
+
+
+def run_summary(results, config_errors: int = 0, regressions: int = 0, seconds: float | None = None) -> str:
+    """The closing line of a run, as pytest and ruff end theirs: '3 certified, 1 refuted, 0 unknown in 12.3 s'."""
+    counts = {v: sum(1 for r in results if str(r.verdict) == v) for v in ("certified", "refuted", "unknown")}
+    parts = [f"{n} {v}" for v, n in counts.items()]
+    if config_errors:
+        parts.append(f"{config_errors} configuration error{'s' if config_errors != 1 else ''}")
+    if regressions:
+        parts.append(f"{regressions} regression{'s' if regressions != 1 else ''}")
+    return ", ".join(parts) + (f" in {seconds:.1f} s" if seconds is not None else "")
+
+
+def _summary_tail(r) -> str:
+    """The claim and the numbers of a summary line (without the verdict, the name and the path)."""
+    return summary_line(r).split(f"({r.path})", 1)[-1].strip()
+
+
+def _consume(stream, fmt, human, args, results, bad_files) -> None:
+    """Print each (spec, outcome) of `stream` as it comes and append its Result to `results`; a
+    file that turned out to be a configuration error (it has no Result) goes to `bad_files`."""
     for spec, outcome in stream:
         kind = outcome[0]
         if kind == "config":  # e.g. a python callable's module broke after loading: this file only
             print(f"gpaudit: error: {outcome[1]}", file=sys.stderr)
             if fmt == "github":
                 print(github_annotation("error", spec.path, "gpaudit configuration error", outcome[1]))
-            file_errors += 1
+            bad_files.append((spec.path, outcome[1], None))
             continue
         r = outcome[1]
         if kind == "internal":  # fail closed: an internal error is unknown
@@ -378,7 +473,6 @@ def _consume(stream, fmt, human, args, results) -> int:
         if fmt == "github":
             print(github_line(r), flush=True)
         results.append(r)
-    return file_errors
 
 
 def cost_hint(spec) -> float:
@@ -390,24 +484,13 @@ def cost_hint(spec) -> float:
     return (query + kinks) * bound * spec.dim
 
 
-def _worker_context():
-    """The start method of -j's workers: forked from a server that has imported gpaudit once."""
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["gpaudit.check", "gpaudit.api"])
-    return ctx
-
-
 def _start_workers_early(args) -> None:
     """Where the command line names more files than one and -j allows several workers, start the
     workers' server now: its imports then run beside this process's own and the reading of the
     files (on another core) instead of after them.  Only a start: the files are checked as before."""
     if not args.files or min(args.jobs or default_jobs(), len(expand_files(args.files, []))) < 2:
         return
-    if _worker_context().get_start_method() == "forkserver":
+    if worker_context().get_start_method() == "forkserver":
         from multiprocessing import forkserver
         forkserver.ensure_running()
 
@@ -429,30 +512,63 @@ def _run_checks(specs, args, jobs):
                 prog.done()
             yield spec, outcome
         return
-    with worker_pool(jobs, _worker_context()) as pool:
-        # submitted longest-expected first (the workers finish closer together), yielded in input order
-        order = sorted(range(len(specs)), key=lambda i: -cost_hint(specs[i]))
-        futures = [None] * len(specs)
-        for i in order:
+    yield from _run_in_workers(specs, args, jobs, cache, show)
+
+
+ATTEMPTS = 2   # a file whose worker died is checked again once in a new pool, then it is unknown
+
+
+def _run_in_workers(specs, args, jobs, cache, show):
+    """The -j path of _run_checks.  A worker that dies (killed, out of memory, a crash in native
+    code) breaks its pool: a new pool takes over, and every file not finished is submitted again
+    (each file at most ATTEMPTS times, so a file that kills its worker every time ends unknown
+    without taking the others with it)."""
+    from concurrent.futures.process import BrokenProcessPool
+    ctx = worker_context()
+    pool = worker_pool(jobs, ctx)
+    attempts, futures = [0] * len(specs), [None] * len(specs)
+
+    def submit(indices):
+        # longest-expected first (the workers finish closer together); yielded in input order
+        for i in sorted(indices, key=lambda i: -cost_hint(specs[i])):
+            attempts[i] += 1
             futures[i] = pool.submit(check_one, specs[i], args.seed, args.effort, args.full_evidence, cache)
-        try:
-            for i, (spec, fut) in enumerate(zip(specs, futures)):
-                if show and not fut.done():
+
+    def broken(fut) -> bool:
+        return not fut.done() or isinstance(fut.exception(), BrokenProcessPool)
+
+    try:
+        submit(range(len(specs)))
+        for i, spec in enumerate(specs):
+            while True:
+                if show and not futures[i].done():
                     sys.stderr.write(f"\r[{sum(f.done() for f in futures)}/{len(specs)} done] waiting for {spec.name}"[:79])
                     sys.stderr.flush()
                 try:
-                    outcome = fut.result()
-                except Exception as err:  # noqa: BLE001 - a worker died (killed, out of memory): unknown
-                    from .api import internal_error_result
-                    outcome = ("internal", internal_error_result(spec, err),
-                               f"worker process failed: {type(err).__name__}: {err}", "")
-                if show:
-                    sys.stderr.write("\r" + " " * 79 + "\r")
-                    sys.stderr.flush()
-                yield spec, outcome
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+                    outcome = futures[i].result()
+                except BrokenProcessPool as err:
+                    if attempts[i] < ATTEMPTS:   # a worker died: a new pool, the unfinished files again
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        pool = worker_pool(jobs, ctx)
+                        submit([j for j in range(i, len(specs)) if broken(futures[j]) and attempts[j] < ATTEMPTS])
+                        continue
+                    outcome = _worker_failed(spec, err)
+                except Exception as err:  # noqa: BLE001 - fail closed: unknown
+                    outcome = _worker_failed(spec, err)
+                break
+            if show:
+                sys.stderr.write("\r" + " " * 79 + "\r")
+                sys.stderr.flush()
+            yield spec, outcome
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _worker_failed(spec, err):
+    from .api import internal_error_result
+    return ("internal", internal_error_result(spec, err), f"worker process failed: {type(err).__name__}: {err}", "")
 
 
 def cmd_report(args) -> int:
@@ -628,8 +744,12 @@ def cmd_calibrate(args) -> int:
               f"coordinate{'s' if spec.dim != 1 else ''}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
     out = args.out or os.path.splitext(args.file)[0] + ".calibrated.yaml"
-    from .certify.calibrate import calibrate, write_calibrated
-    cal = calibrate(spec, eps, inputs=inputs)
+    from .certify.calibrate import Uncalibratable, calibrate, write_calibrated
+    try:
+        cal = calibrate(spec, eps, inputs=inputs)
+    except Uncalibratable as err:
+        print(f"gpaudit: {args.file}: no certified calibration: {err}", file=sys.stderr)
+        return 3
     if cal is None:
         print(f"gpaudit: {args.file}: no certified calibration (the bound's conditions are not "
               "established, or the rate cannot reach epsilon)", file=sys.stderr)
@@ -705,10 +825,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="audit seed, a non-negative integer (default: the file's audit.seed, else 0)")
     c.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None,
                    help="audit effort (default: the file's audit.effort, else standard)")
-    c.add_argument("--format", choices=["text", "json", "github", "junit"], default=None,
+    c.add_argument("--format", choices=["text", "json", "github", "junit", "sarif"], default=None,
                    help="what goes to stdout: text (default), the JSON report (json), GitHub Actions "
-                   "annotations, one per file (github), or the JUnit XML (junit); with any but text the "
-                   "text summary goes to stderr. Exit codes do not depend on the format")
+                   "annotations, one per file (github), the JUnit XML (junit) or SARIF 2.1.0 (sarif); with "
+                   "any but text the text summary goes to stderr. Exit codes do not depend on the format")
     verbosity = c.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="one line per file, nothing else")
     verbosity.add_argument("-v", "--verbose", action="store_true",
@@ -717,6 +837,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "a testcase per check and a 'verdict' testcase that fails unless certified")
     c.add_argument("--baseline", metavar="REPORT", help="a previous --json report: also fail (exit 4) on a "
                    "regression (worse verdict, larger certified epsilon, new witness)")
+    c.add_argument("--update-baseline", action="store_true",
+                   help="write this run's results into the --baseline report (created if missing; entries "
+                   "of configurations not checked are kept) instead of failing on regressions")
+    c.add_argument("--sarif", metavar="OUT", help="write SARIF 2.1.0 for code scanning ('-': to stdout): a result "
+                   "per refuted or unknown configuration, regression and configuration error")
+    c.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 whatever the verdicts and regressions (2 for a usage or configuration "
+                   "error stays), as ruff's --exit-zero")
     c.add_argument("-j", "--jobs", type=positive_int, default=None, metavar="N",
                    help="check N files at a time in worker processes (default: the number of cores); "
                    "output and reports keep the input order, and verdicts do not depend on N")
@@ -796,8 +924,9 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse prints its own one-line usage error
         return CONFIG_ERROR_EXIT if exc.code else 0
-    if not getattr(args, "func", None):
-        parser.print_help()
+    if not getattr(args, "func", None):   # no command: a usage error, as argparse reports one (stderr, 2)
+        parser.print_help(sys.stderr)
+        print(f"{parser.prog}: error: give a command (see above)", file=sys.stderr)
         return CONFIG_ERROR_EXIT
     try:
         return args.func(args)

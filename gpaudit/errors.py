@@ -23,6 +23,15 @@ class ConfigError(Exception):
         return f"{where}{field}{self.problem}"
 
 
+def did_you_mean(word, choices) -> str:
+    """"; did you mean 'family'?" for the closest of ``choices`` to a misspelt ``word`` (difflib), else ''."""
+    import difflib
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, sorted(map(str, choices)), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 class FieldError(ValueError):
     """Raised inside validation helpers; the loader adds the file name and field path."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 EFFORTS = ("quick", "standard", "thorough")
-FORMATS = ("text", "json", "github", "junit")
+FORMATS = ("text", "json", "github", "junit", "sarif")
 KEYS = ("baseline", "effort", "format", "jobs", "paths", "seed")
 TABLE = "tool.gpaudit"
 
@@ -109,7 +109,8 @@ def _validate(table, candidate: Path) -> ProjectConfig:
     for key in sorted(table, key=str):
         value = table[key]
         if key not in KEYS:
-            fail(key, f"unknown key (known: {', '.join(KEYS)})")
+            from .errors import did_you_mean
+            fail(key, f"unknown key{did_you_mean(key, KEYS)} (known: {', '.join(KEYS)})")
         if key == "paths":
             if not isinstance(value, list) or not value:
                 fail(key, f"expected a non-empty list of files or directories, got {_kind(value)}")

@@ -17,6 +17,36 @@ def default_jobs() -> int:
     return cores()
 
 
+def worker_context(preload=("gpaudit.check", "gpaudit.api")):
+    """The start method of the workers of -j: forked from a server that has imported gpaudit once
+    (``preload``), else spawned.  The server is started as ``python -c`` in this process's working
+    directory, so it looks modules up there first (Python 3.11's forkserver does not apply this
+    process's sys.path): where that folder holds another ``gpaudit`` package (a checkout of another
+    version), preloading would import that one, and every worker would run other code than this
+    process.  Then nothing is preloaded, and each worker imports gpaudit after taking this
+    process's sys.path, as a spawned process does."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload([] if shadowed_in_cwd() else list(preload))
+    return ctx
+
+
+def shadowed_in_cwd() -> bool:
+    """Whether a process started in the working directory with it first on sys.path (python -c)
+    would import another gpaudit package than the one running here."""
+    import importlib.machinery
+    import os
+
+    found = importlib.machinery.PathFinder.find_spec("gpaudit", [os.getcwd()])
+    if found is None or not found.origin:
+        return False
+    here = os.path.realpath(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.realpath(os.path.dirname(found.origin)) != here
+
+
 def worker_pool(jobs: int, ctx):
     """`jobs` worker processes (start method `ctx`) that check files or sweep points.  A worker
     forks copies of itself (the proof stage beside the audit, z3 queries decided ahead) only where

@@ -91,3 +91,31 @@ def test_json_junit_and_gate_helpers(result, tmp_path):
     assert (tmp_path / "junit.xml").read_text().startswith("<?xml")
     code, regressions = api.gate([result], tmp_path / "r.json")
     assert code == result.exit_code and regressions == []
+
+
+def test_a_spec_cannot_be_changed_in_place_and_a_replaced_one_has_its_own_hash():
+    """spec.params["eta"] = 2 was silently ignored (the file's eta was checked); a replaced Spec was
+    reported under the unmodified file's config_sha256."""
+    import dataclasses
+    import pickle
+
+    import sympy
+
+    from gpaudit import api
+    path = Path(__file__).resolve().parents[1] / "examples" / "threshold-student-t.yaml"
+    spec = api.load(path)
+    for mapping, key in ((spec.params, "eta"), (spec.noise.shape, "nu"), (spec.query.fields, "tau")):
+        with pytest.raises(TypeError, match="immutable"):
+            mapping[key] = 2
+        with pytest.raises(TypeError):
+            mapping.update({key: 2})
+    assert api.load(path).sha256 == spec.sha256 == dataclasses.replace(spec).sha256
+    variant = dataclasses.replace(spec, noise=dataclasses.replace(spec.noise, eta=sympy.Integer(2)))
+    assert variant.sha256 != spec.sha256 and len(variant.sha256) == 64
+    again = dataclasses.replace(spec, noise=dataclasses.replace(spec.noise, eta=sympy.Integer(2)))
+    assert again.sha256 == variant.sha256                          # a hash of the content
+    back = dataclasses.replace(variant, noise=spec.noise)
+    assert back.sha256 != spec.sha256    # the file's bytes are not re-read: content-named from then on
+    copy = pickle.loads(pickle.dumps(variant))                     # crosses to a -j worker unchanged
+    assert copy.sha256 == variant.sha256 and copy.params == spec.params
+    assert api.to_json(api.check(variant, effort="quick"))["config_sha256"] == variant.sha256

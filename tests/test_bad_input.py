@@ -1,5 +1,6 @@
 """The bad-input corpus: every invalid configuration exits 2 with one line naming file and field."""
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -163,13 +164,17 @@ def test_json_directory_missing(tmp_path, capsys):
     assert "--json" in capsys.readouterr().err
 
 
-def test_one_bad_file_among_good_writes_nothing(tmp_path, capsys):
+def test_one_bad_file_among_good_is_reported_and_the_good_ones_checked(tmp_path, capsys):
+    """As linters do: the bad file is one error line, the others are checked and reported, and
+    the run exits 2 at the end (a bad --json destination, a usage error, still stops everything:
+    test_json_directory_missing)."""
     good, bad = tmp_path / "good.yaml", tmp_path / "bad.yaml"
     good.write_text(GOOD)
     bad.write_text(edit("  tau: 1", "  tau: 0"))
     out_json = tmp_path / "r.json"
     assert main(["check", str(good), str(bad), "--json", str(out_json)]) == 2
-    assert not out_json.exists()
+    assert f"{bad}:" in capsys.readouterr().err
+    assert json.loads(out_json.read_text())["file"] == str(good)
 
 
 def test_entry_point_subprocess_no_traceback(tmp_path):

@@ -86,3 +86,44 @@ def test_gate_exit_codes():
     assert gate([rep(verdict=CERTIFIED, upper="0.6")], base)[0] == 4  # verdicts pass, run regressed
     assert gate([rep(verdict=UNKNOWN)], base)[0] == 3  # unknown fails a gate regardless
     assert gate([rep(verdict=REFUTED, witness={"x": ["0"]})], base)[0] == 1
+
+
+def test_a_regression_is_in_every_artefact(tmp_path, capsys):
+    """Exit 4 alone is not enough: the regression is an ::error annotation, a JUnit failure, a field
+    of the JSON report (info.regressions) and a notice in the reports rendered from that JSON."""
+    import xml.etree.ElementTree as ET
+
+    from gpaudit.cli import main
+    base = tmp_path / "baseline.json"
+    assert main(["check", str(CONFIG), "--effort", "quick", "--no-config", "-q", "--json", str(base)]) == 0
+    raw = yaml.safe_load(CONFIG.read_text())
+    raw["params"]["eta"] = f"(9/8)*({raw['params']['eta']})"  # less noise: still certified, larger epsilon
+    cfg = tmp_path / CONFIG.name
+    cfg.write_text(yaml.safe_dump(raw, sort_keys=False))
+    capsys.readouterr()
+    out_json, out_junit = tmp_path / "run.json", tmp_path / "run.xml"
+    code = main(["check", str(cfg), "--effort", "quick", "--no-config", "--format", "github",
+                 "--baseline", str(base), "--json", str(out_json), "--junit", str(out_junit)])
+    assert code == 4
+    stdout = capsys.readouterr().out
+    assert any(line.startswith(f"::error file={cfg},title=gpaudit regression::threshold-student-t: "
+                               "certified epsilon_upper increased") for line in stdout.splitlines()), stdout
+    report = json.loads(out_json.read_text())
+    assert report["verdict"] == CERTIFIED
+    assert [r.split(":")[0] for r in report["info"]["regressions"]] == ["certified epsilon_upper increased"]
+    root = ET.parse(out_junit).getroot()
+    assert root.get("failures") == "1"
+    failure = root.find(".//testcase[@name='baseline']/failure")
+    assert failure is not None and failure.get("type") == "regression"
+    assert main(["report", "--from-json", str(out_json), "--out", str(tmp_path / "rep")]) == 0
+    md = next((tmp_path / "rep").rglob("report.md")).read_text()
+    html = next((tmp_path / "rep").rglob("report.html")).read_text()
+    assert "regression against the baseline: certified epsilon_upper increased" in md
+    assert "regression against the baseline: certified epsilon_upper increased" in html
+    # unchanged configuration against its own baseline: the baseline testcase passes, no annotation
+    capsys.readouterr()
+    assert main(["check", str(CONFIG), "--effort", "quick", "--no-config", "--format", "github",
+                 "--baseline", str(base), "--junit", str(out_junit)]) == 0
+    assert "gpaudit regression" not in capsys.readouterr().out
+    case = ET.parse(out_junit).getroot().find(".//testcase[@name='baseline']")
+    assert case is not None and case.find("failure") is None

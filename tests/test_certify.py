@@ -112,3 +112,43 @@ def test_calibrate_polyplace_tie_decided_by_z3(tmp_path):
     out = _calibrated(tmp_path, "threshold-polyplace", 1)
     assert sp.Rational(yaml.safe_load(out.read_text())["noise"]["eta"]) == sp.Rational(1, 5)
     assert check_file(out, effort="quick").verdict == "certified"
+
+
+@pytest.mark.parametrize("name", ["threshold-laplace-approx", "laud-thm4-count-l1"])
+def test_calibrate_says_why_an_unbounded_pure_rate_has_no_eta(tmp_path, capsys, name):
+    """Laplace noise with gamma > 0 has a pure loss rate that is +inf at every eta: calibrate answers
+    with that reason (exit 3, no file), never an internal error on the infinite rate."""
+    out = tmp_path / "x.yaml"
+    code = main(["calibrate", str(EX / f"{name}.yaml"), "--epsilon", "1", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 3 and not out.exists()
+    assert "internal error" not in err and "unbounded at every eta" in err and "delta > 0" in err
+
+
+def test_at_most_claim_never_proves_an_infinite_rate():
+    import mpmath
+
+    from gpaudit.certify.pipeline import at_most_claim
+    assert at_most_claim(mpmath.inf, 10**9) is False and at_most_claim(mpmath.nan, 1) is False
+    assert at_most_claim(mpmath.mpf(1) / 2, 1) is True
+
+
+def test_calibrate_keeps_comments_and_layout_and_marks_what_it_changed(tmp_path):
+    """The calibrated file is the user's file with eta replaced: comments, flow style and the
+    other expressions stay, the new value says what it replaced, and a parameter that no longer
+    feeds anything says so (it was left stale and silent before)."""
+    src = tmp_path / "m.yaml"
+    text = (EX / "threshold-student-t.yaml").read_text()
+    text = text.replace("input:\n  dim: 1\n", "input: {dim: 1}   # one coordinate\n")
+    assert "input: {dim: 1}" in text
+    src.write_text("# my team's threshold mechanism\n" + text)
+    out = tmp_path / "out.yaml"
+    assert main(["calibrate", str(src), "--epsilon", "1", "--out", str(out)]) == 0
+    got = out.read_text()
+    assert "# my team's threshold mechanism" in got and "input: {dim: 1}   # one coordinate" in got
+    assert "  gamma: eps/(3*nu)\n" in got and "  epsilon: eps\n" in got   # unchanged values untouched
+    [eta] = [ln for ln in got.splitlines() if ln.startswith("  eta: ") and "# calibrated (was" in ln]
+    assert eta.endswith("# calibrated (was eta)")
+    assert "# no longer used: noise.eta was calibrated" in got
+    r = check_file(out, effort="quick")
+    assert r.verdict == "certified" and r.epsilon_upper <= 1

@@ -9,6 +9,7 @@ from lxml import etree
 
 from gpaudit.api import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result, check
 from gpaudit.report.json_report import result_to_json
+from gpaudit.report.notices import is_informational
 from gpaudit.report.junit import junit_bytes, write_junit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,12 +59,13 @@ def test_valid_against_schema_with_every_outcome(schema, real):
     assert [s.get("name") for s in suites] == [r.name for r in results]
     for suite, r in zip(suites, results):
         cases = suite.findall("testcase")
-        assert int(suite.get("tests")) == len(cases) == len(r.checks) + 1
+        tested = [c for c in r.checks if not is_informational(c)]   # informational: in <system-out>
+        assert int(suite.get("tests")) == len(cases) == len(tested) + 1
         assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in cases)
         assert int(suite.get("errors")) == sum(c.find("error") is not None for c in cases)
         assert int(suite.get("skipped")) == sum(c.find("skipped") is not None for c in cases)
         assert all(c.get("classname") == r.name for c in cases)
-        assert [c.get("name") for c in cases] == [c.id for c in r.checks] + ["verdict"]
+        assert [c.get("name") for c in cases] == [c.id for c in tested] + ["verdict"]
         props = {p.get("name"): p.get("value") for p in suite.find("properties")}
         assert props["config_sha256"] == r.sha256 and props["epsilon"] == "1"
         assert props["verdict"] == r.verdict
@@ -129,3 +131,20 @@ def test_write_is_atomic_and_replaces(tmp_path, schema):
 ])
 def test_schema_rejects_malformed_reports(schema, bad):
     assert not schema.validate(_parse(bad))
+
+
+def test_informational_checks_are_no_skipped_tests():
+    """A clean certified run has no <skipped> for the checks its verdict does not rest on: they are
+    listed in the suite's output beside what the certificate rests on."""
+    real = check(ROOT / "examples" / "threshold-student-t.yaml", effort="quick")
+    assert real.verdict == CERTIFIED
+    informational = [c for c in real.checks if is_informational(c)]
+    assert informational   # the Definition 8 searches of threshold-student-t
+    suite = _parse(junit_bytes([real])).find("testsuite")
+    names = [c.get("name") for c in suite.findall("testcase")]
+    assert not set(names) & {c.id for c in informational}
+    assert int(suite.get("skipped")) == sum(c.status in (UNKNOWN, SKIPPED) for c in real.checks
+                                            if not is_informational(c))
+    text = suite.find("system-out").text
+    assert all(f"{c.id}: " in text for c in informational)
+    assert "rests on: " in text and "certificate.rate" in text.split("rests on: ")[1]

@@ -58,3 +58,48 @@ def test_claims_json_and_markdown_to_stdout(capsys):
     out, err = capsys.readouterr()
     assert "### [liu]" in out and "claims:" in err
     assert main(["claims", "--paper", "liu", "--json", "-", "--markdown", "-"]) == 2
+
+
+def test_a_quiet_pass_collapses_informational_rows_and_says_what_it_rests_on(capsys):
+    """Informational rows that found nothing are one line (-v lists them); a certified result says
+    which proved checks its certificate rests on."""
+    from gpaudit.cli import main
+    path = Path(__file__).resolve().parents[1] / "examples" / "threshold-student-t.yaml"
+    assert main(["check", str(path), "--effort", "quick", "--no-config"]) == 0
+    out = capsys.readouterr().out
+    assert "definition8.cover   " not in out and "informational, not needed" not in out
+    [line] = [ln for ln in out.splitlines() if "informational check" in ln]
+    assert "4 informational checks the verdict does not rest on (definition8.cover," in line
+    [basis] = [ln for ln in out.splitlines() if ln.strip().startswith("rests on: ")]
+    assert "proof.cover" in basis and "certificate.rate" in basis
+    assert main(["check", str(path), "--effort", "quick", "--no-config", "-v"]) == 0
+    assert "    skipped   definition8.cover" in capsys.readouterr().out
+
+
+def test_rests_on_explains_a_bound_that_is_not_a_definition8_bound():
+    """A certified result whose B fails Definition 8's two-point cover (found by the audit) is still
+    certified; the sentence says why, instead of leaving a reader to file a bug."""
+    from types import SimpleNamespace
+
+    from gpaudit.report.notices import rests_on
+    from gpaudit.verdict import Check
+    checks = [Check("proof.cover", "certified", "z3", "ok"), Check("certificate.rate", "certified", "arb", "ok"),
+              Check("definition8.cover", "skipped", "grid", "informational, not needed for the verdict (...); "
+                    "found: the secant slope 0.0055 exceeds B(x) = 2.3e-9")]
+    text = rests_on(SimpleNamespace(verdict="certified", checks=checks, info={}))
+    assert text.startswith("proof.cover, certificate.rate (each proved")
+    assert "B is not a Definition 8 bound (definition8.cover), and that is fine" in text
+    assert rests_on(SimpleNamespace(verdict="refuted", checks=checks, info={})) is None
+
+
+def test_a_refutation_says_why_and_what_to_do(capsys):
+    """Laplace noise with gamma > 0 and a pure claim is refuted with a witness of rate 1e17: the
+    advice says that the rate is unbounded and what to use instead; other refutations get advice too."""
+    from gpaudit.cli import main
+    broken = Path(__file__).resolve().parents[1] / "examples" / "broken"
+    assert main(["check", str(broken / "threshold-laplace-pure.yaml"), str(broken / "threshold-pointwise-bound.yaml"),
+                 "--effort", "quick", "--no-config"]) == 1
+    advice = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("advice: ")]
+    assert len(advice) == 2
+    assert "unbounded pure loss rate" in advice[0] and "claim delta > 0" in advice[0]
+    assert "unbounded" not in advice[1] and "more noise" in advice[1]

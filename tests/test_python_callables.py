@@ -252,3 +252,48 @@ def test_float_constants_are_exact_but_computed_floats_are_not(tmp_path):
                "    return np.asarray(x, dtype=float)[0] * 0.1\n\ndef B(x):\n    return 1.0\n")
     mech = build_mechanism(load_spec(cfg))
     assert mech.query.numeric and not mech.bound.numeric and not mech.exact_model
+
+
+def test_a_float_callables_finding_is_in_the_summary_and_the_reports(tmp_path, capsys):
+    """A violation found on a float64 model is evidence only (unknown), but it is shown: in the
+    summary line and at the top of both reports, with the rate against the claim."""
+    cfg = make(tmp_path, "np-clamp", """\
+        import numpy as np
+
+        def f(x):
+            return float(np.clip(2 * x[0], 0.0, 1.0))
+
+        def B(x):
+            return 1.0
+        """)
+    out = tmp_path / "r.json"
+    assert main(["check", str(cfg), "--effort", "quick", "--no-config", "--json", str(out)]) == 3
+    said = "found on an approximate model: rate 2.0 > 1, evidence only"
+    assert f"exhibited none ({said})" in capsys.readouterr().out
+    assert main(["report", "--from-json", str(out), "--out", str(tmp_path / "rep")]) == 3
+    import html
+    for name in ("report.md", "report.html"):
+        assert said in html.unescape(next((tmp_path / "rep").rglob(name)).read_text())
+    index = (tmp_path / "rep" / "README.md").read_text()
+    assert "— (approximate model: 2.0, evidence only)" in index
+
+
+def test_a_float_callables_rate_within_the_claim_is_shown_without_alarm(tmp_path, capsys):
+    """The summary never says 'exhibited none' while the audit has a rate; within the claim the
+    rate is shown plainly and the reports raise no warning."""
+    from gpaudit.report.notices import notices
+    cfg = make(tmp_path, "np-clamp-ok", """\
+        import numpy as np
+
+        def f(x):
+            return float(np.clip(x[0], 0.0, 1.0))
+
+        def B(x):
+            return 1.0
+        """)
+    from gpaudit.api import check
+    r = check(cfg, effort="quick")
+    assert r.epsilon_lower is None and r.info.get("approximate_epsilon_lower") is not None
+    from gpaudit.cli import summary_line
+    assert "exhibited none (largest rate on an approximate model " in summary_line(r)
+    assert notices(r) == []

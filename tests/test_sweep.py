@@ -282,3 +282,51 @@ def test_an_unreachable_scheduler_exits_2(tmp_path, capsys, monkeypatch):
     out = tmp_path / "o"
     assert main([*NU, "--out", str(out), "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "--scheduler" in capsys.readouterr().err and not out.exists()
+
+
+CALLABLE_CONFIG = """\
+gpaudit: 1
+name: clamp
+params: {eta: 1}
+input: {dim: 1}
+query: {kind: python, callable: "userfns:f"}
+bound: {growth: exponential, gamma: 0, kind: python, callable: "userfns:B"}
+noise: {family: laplace, eta: eta}
+claim: {epsilon: 1}
+"""
+
+
+_REAL_RUN_POINT = worker.run_point
+
+
+def _run_point_from_elsewhere(*args, **kw):
+    """worker.run_point in a working directory of its own (./worker-cwd), as a Dask worker's."""
+    import os
+    here = os.getcwd()
+    os.chdir(os.path.join(here, "worker-cwd"))
+    try:
+        return _REAL_RUN_POINT(*args, **kw)
+    finally:
+        os.chdir(here)
+
+
+def test_dask_sweep_of_a_callable_config_by_relative_path(tmp_path, monkeypatch):
+    """A Dask worker has its own working directory: a configuration given by a relative path
+    still finds its python callables there (here the worker's task runs from another folder)."""
+    import distributed
+    cfg_dir = tmp_path / "mechs"
+    cfg_dir.mkdir()
+    (cfg_dir / "userfns.py").write_text("def f(x):\n    return min(max(x[0], 0.0), 1.0)\n\n"
+                                        "def B(x):\n    return 1.0\n")
+    (cfg_dir / "mech.yaml").write_text(CALLABLE_CONFIG)
+    (tmp_path / "worker-cwd").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(worker, "run_point", _run_point_from_elsewhere)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        code = main(["sweep", "mechs/mech.yaml", "--vary", "eta=1,2", "--effort", "quick", "-q",
+                     "--out", "out", "--scheduler", cluster.scheduler_address])
+    rows = json.loads((tmp_path / "out" / "sweep.json").read_text())["points"]
+    assert [r["verdict"] for r in rows] != ["error", "error"], rows[0]["note"]
+    assert all(r["verdict"] != "error" and "cannot find module" not in r["note"] for r in rows)
+    assert code in (1, 3)   # a float callable is never certified; eta = 2 (twice the noise needed) refutes

@@ -109,3 +109,38 @@ def test_float_divergence_matches_the_verified_witness(refuted):
     assert value == pytest.approx(float(w["hockey_stick"]), rel=1e-3)
     # a pair far inside the claim has (numerically) no divergence left
     assert float(hockey_stick_np(mech, x, x + 1e-6)[0]) < 1e-12
+
+
+def test_delta_reports_lead_with_the_divergence_not_the_pure_rate(certified, refuted):
+    """The pure loss rate of a δ > 0 claim may be unbounded (2.35e+15 beside a certified 1.18):
+    no card, index row or JUnit property shows it or a gap made from it; the divergence against δ
+    is shown instead, before the epsilons."""
+    from gpaudit.report.catalog import index_markdown
+    from gpaudit.report.junit import junit_bytes
+    for result, mech in (certified, refuted):
+        assert result.epsilon_lower is not None   # what the reports must not lead with
+        lower = mpmath.nstr(mpmath.mpf(str(result.epsilon_lower)), 8)
+        md = render_markdown(result, mech, {})
+        assert md.index("## Delta") < md.index("## Epsilons")
+        assert "exhibited ε_lower" not in md and "gap ε_upper" not in md and lower not in md
+        page = lxml_html.fromstring(render_html(result, mech, {}))
+        assert page.get_element_by_id("delta").getprevious().get("id") == "summary"
+        cards = [e.text_content() for e in page.get_element_by_id("epsilons").find_class("k")]
+        assert cards == ["claimed ε", "certified ε_upper"]
+        row = index_markdown([result]).splitlines()[-1]
+        found = result.info["audit"]["hockey_stick_max"]
+        assert f"divergence {mpmath.nstr(mpmath.mpf(found), 10)} (δ = " in row and lower not in row
+        props = lxml_html.fromstring(junit_bytes([result])).xpath("//property")
+        names = {p.get("name"): p.get("value") for p in props}
+        assert "epsilon_lower" not in names and names["hockey_stick_max"] == found
+
+
+@pytest.mark.parametrize("which", ["certified", "refuted"])
+def test_the_pure_rate_panel_draws_no_epsilon_the_claim_does_not_bound(which, request):
+    """The pure loss rate under a δ > 0 claim is bounded neither by the certified ε (which goes with
+    δ) nor meaningfully by the exhibited ε_lower (5.9e+15): no such line beside the curves."""
+    result, mech = request.getfixturevalue(which)
+    fig = plot_loss(result, mech)
+    labels = [ln.get_label() for sub in fig.subfigs for ax in sub.axes for ln in ax.get_lines()]
+    assert any(label.startswith("claim epsilon") for label in labels)
+    assert not any(label.startswith(("certified eps_upper", "exhibited eps_lower")) for label in labels)

@@ -71,6 +71,24 @@ CASES = [
      14, "noise.eta: must be > 0"),
     ("dim", edit("dim: 1", "dim: 2"), 8, "input.dim: query kind bounded_range needs dim 1, got 2"),
     ("yaml-syntax", "gpaudit: 1\nname: [unclosed\n", 3, "invalid YAML at column 1: "),
+    # a key given twice: refused at the second occurrence, whichever of the values is valid
+    ("duplicate-valid-last", edit("  eps: 1\n", "  eps: 1/2\n  eps: 2\n"), 6,
+     "params.eps: duplicate key (first given at line 5;"),
+    ("duplicate-invalid-last", edit("  tau: 1\n", "  tau: 10\n  tau: 0\n"), 14,
+     "query.tau: duplicate key (first given at line 13;"),
+    ("duplicate-flow", edit("noise: {family: laplace, eta: 1}", "noise: {family: laplace, eta: 1, eta: 9}",
+                            PIECEWISE), 14, "noise.eta: duplicate key (first given at line 14;"),
+    ("duplicate-top", GOOD + "name: other\n", 24, "name: duplicate key (first given at line 2;"),
+    # misspellings: the field named as written, and the closest known word suggested
+    ("misspelt-key", edit("  family: gen_cauchy", "  famly: gen_cauchy"), 19,
+     "noise.famly: unknown field; did you mean 'family'? (allowed:"),
+    ("misspelt-family", edit("  family: gen_cauchy", "  family: gencauchy"), 19,
+     "noise.family: unknown family 'gencauchy'; did you mean 'gen_cauchy'?"),
+    ("misspelt-kind", edit("  kind: bounded_range", "  kind: bounded_rnge"), 10,
+     "query.kind: unknown query kind 'bounded_rnge'; did you mean 'bounded_range'?"),
+    ("misspelt-section", edit("claim:", "clam:"), 22, "clam: unknown field; did you mean 'claim'?"),
+    ("quoted-version", edit("gpaudit: 1", 'gpaudit: "1"'), 1,
+     "gpaudit: unsupported schema version '1' (write it unquoted: gpaudit: 1)"),
 ]
 
 

@@ -106,6 +106,8 @@ def test_report_takes_paths_effort_and_seed(project, capsys):
 
 @pytest.mark.parametrize("table,key,problem", [
     ('colour = "red"\n', "colour", "unknown key (known: baseline, effort, format, jobs, paths, seed)"),
+    ('basline = "b.json"\n', "basline",
+     "unknown key; did you mean 'baseline'? (known: baseline, effort, format, jobs, paths, seed)"),
     ('effort = "fast"\n', "effort", "must be one of quick, standard, thorough, not 'fast'"),
     ("effort = 3\n", "effort", "must be one of quick, standard, thorough, not 3"),
     ('paths = "mechanisms"\n', "paths", "expected a non-empty list of files or directories, got a string"),
@@ -115,7 +117,7 @@ def test_report_takes_paths_effort_and_seed(project, capsys):
     ("jobs = true\n", "jobs", "must be a positive integer, not true"),
     ("seed = -1\n", "seed", "must be a non-negative integer, not -1"),
     ("seed = 1.5\n", "seed", "must be a non-negative integer, not 1.5"),
-    ('format = "xml"\n', "format", "must be one of text, json, github, junit, not 'xml'"),
+    ('format = "xml"\n', "format", "must be one of text, json, github, junit, sarif, not 'xml'"),
     ("baseline = 4\n", "baseline", "expected the path of a JSON report (a non-empty string), got an integer"),
 ])
 def test_bad_values_are_one_line_errors(project, capsys, table, key, problem):

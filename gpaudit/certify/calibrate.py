@@ -9,7 +9,6 @@ B_gamma(x) / eta * sd(Z), averaged over given inputs.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -19,12 +18,16 @@ import sympy as sp
 import yaml
 
 from ..model.mechanism import build_mechanism, mp_exact
-from ..spec.load import spec_from_mapping
+from ..spec.load import load_spec, spec_from_mapping
 from .family_sup import enclose_rate
 from .family_z3 import prove_rate_at_most
 from .pipeline import at_most_claim, bound_conditions, exact
 
 TOL = 1e-10
+
+
+class Uncalibratable(Exception):
+    """No eta can be certified, for a reason that no amount of noise changes (the message)."""
 
 
 @dataclass
@@ -74,6 +77,16 @@ def max_eta(mech, epsilon, iters=60):
     if not regions or any(c.status not in ("certified", "skipped") for c in checks):
         return None, None, regions, checks
     fam = mech.family
+    if not mpmath.isfinite(_rate(fam, regions, sp.Rational(1, 64))[1]):
+        # a_R and c_R do not depend on eta: a c_R |1 + u psi(u)| term unbounded in u stays so at every eta
+        raise Uncalibratable(
+            f"the pure loss rate of {fam.name} noise with this bound is unbounded at every eta "
+            "(c_R |1 + u psi(u)| grows without limit in u, as for Laplace noise with gamma > 0); "
+            "calibrate tunes the pure (delta = 0) certificate only"
+            + ("; for this delta > 0 claim choose eta by the paper's formula (Lemma 3.6 for linear "
+               "growth: epsilon = eta + gamma ln(1/delta)) or scan it with `gpaudit sweep --vary eta=...`"
+               if mech.spec.claim.delta != 0 else
+               "; use a heavy-tailed family (student_t, gen_cauchy, polyplace) or claim delta > 0"))
     best = _bisect(lambda e: at_most_claim(_rate(fam, regions, sp.Rational(e))[1], epsilon), iters)
     if best:
         short = _round_down(best)
@@ -129,16 +142,61 @@ def calibrate(spec, epsilon, inputs=None, gammas=None) -> Calibration | None:
 
 
 def write_calibrated(src_path, out_path, cal: Calibration, epsilon):
-    """Copy the configuration with eta, gamma and the claimed epsilon replaced by exact values."""
+    """Copy the configuration with eta, gamma and the claimed epsilon replaced by exact values.
+
+    The copy is a round trip (ruamel.yaml): comments, key order and flow style stay as written, and
+    each replaced value carries a comment with the value it replaced; a parameter that no longer
+    feeds the value it named (params.eta after noise.eta: eta is replaced) is marked as such."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    rt = YAML()   # round-trip
+    rt.preserve_quotes = True
+    rt.width = 4096
     with open(src_path, encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
-    raw = copy.deepcopy(raw)
-    raw["name"] = f"{raw['name']}-calibrated"
-    raw["noise"]["eta"] = str(cal.eta)
-    raw["bound"]["gamma"] = str(cal.gamma)
-    raw["claim"]["epsilon"] = str(sp.sympify(epsilon))
-    text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+        data = rt.load(fh)
+    data["name"] = f"{data['name']}-calibrated"
+    params = data.get("params") or {}
+    src = load_spec(src_path)
+    for section, key, value, was in (("noise", "eta", cal.eta, src.noise.eta),
+                                     ("bound", "gamma", cal.gamma, src.bound.gamma),
+                                     ("claim", "epsilon", sp.sympify(epsilon), src.claim.epsilon)):
+        if key != "eta" and sp.simplify(sp.sympify(value) - was) == 0:
+            continue   # unchanged gamma or epsilon: the file keeps its own expression
+        old = data[section].get(key)
+        data[section][key] = _scalar(value)
+        data[section].yaml_add_eol_comment(f"calibrated (was {old})", key)
+        if isinstance(old, str) and old in params and _unused(data, old):
+            params.yaml_add_eol_comment(f"no longer used: {section}.{key} was calibrated", old)
+    buf = io.StringIO()
+    rt.dump(data, buf)
+    text = buf.getvalue()
     spec_from_mapping(yaml.safe_load(text), str(out_path), "")  # never write an invalid file
     with open(out_path, "w", encoding="utf-8") as fh:
         fh.write(f"# written by gpaudit calibrate: largest certified eta at epsilon = {epsilon}\n")
         fh.write(text)
+
+
+def _scalar(value):
+    """An exact value as YAML writes it plainly: an integer as an int, else its exact text (1/3)."""
+    value = sp.sympify(value)
+    return int(value) if value.is_Integer else str(value)
+
+
+def _unused(data, name: str) -> bool:
+    """Whether parameter ``name`` appears in no value of the configuration outside params."""
+    import re
+    pattern = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
+
+    def values(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from values(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from values(v)
+        else:
+            yield str(node)
+    return not any(pattern.search(v) for key in data if key not in ("params", "name", "description")
+                   for v in values(data[key]))

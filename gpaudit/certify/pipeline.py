@@ -28,7 +28,10 @@ TOL = 1e-9
 
 
 def at_most_claim(value, claim) -> bool:
-    """Sound `value <= claim` (kernel.numbers.le): True only when proved."""
+    """Sound `value <= claim` (kernel.numbers.le): True only when proved.  An infinite or NaN
+    value (an unbounded rate) is never proved <= a finite claim."""
+    if isinstance(value, mpmath.mpf) and not mpmath.isfinite(value):
+        return False
     return numbers.le(value, claim) is True
 
 

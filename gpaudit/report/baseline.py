@@ -52,25 +52,38 @@ def _decimal(v):
 
 
 def compare_one(new: dict, old: dict) -> list[str]:
-    """The regressions of one configuration (both as JSON report dicts)."""
-    name = new.get("name")
+    """The regressions of one configuration (both as JSON report dicts), each named by it."""
+    return [f"{new.get('name')}: {r}" for r in _regressions_of(new, old)]
+
+
+def _regressions_of(new: dict, old: dict) -> list[str]:
     out = []
     nv, ov = new.get("verdict"), old.get("verdict")
     if RANK.get(nv, -1) < RANK.get(ov, -1):
-        out.append(f"{name}: verdict got worse: {ov} -> {nv}")
+        out.append(f"verdict got worse: {ov} -> {nv}")
     nu, ou = new.get("epsilon_upper"), old.get("epsilon_upper")
     skipped = bool((new.get("info") or {}).get("proof_stage"))
     if skipped:
         pass  # refuted by a witness, the proof stage not run: no bound computed is not a bound lost
     elif ou is not None and nu is None:
-        out.append(f"{name}: certified epsilon_upper lost: {ou} -> null")
+        out.append(f"certified epsilon_upper lost: {ou} -> null")
     elif ou is not None:
         with mpmath.workdps(60):
             if _decimal(nu) > _decimal(ou):
-                out.append(f"{name}: certified epsilon_upper increased: {ou} -> {nu}")
+                out.append(f"certified epsilon_upper increased: {ou} -> {nu}")
     if new.get("witness") and not old.get("witness"):
-        out.append(f"{name}: a witness appeared (verdict {nv}): {_witness_brief(new['witness'])}")
+        out.append(f"a witness appeared (verdict {nv}): {_witness_brief(new['witness'])}")
     return out
+
+
+def record(results, baseline) -> None:
+    """Write into each Result's info its regressions against ``baseline`` (``info.regressions``,
+    [] when it has none or the baseline does not hold it), so that the JSON report, JUnit, the
+    annotations and the rendered reports show them, not only the exit code."""
+    old = _by_name(_as_list(baseline))
+    for r in results:
+        prev = old.get(str(r.name))
+        r.info["regressions"] = [] if prev is None else _regressions_of(as_report(r), prev)
 
 
 def _witness_brief(w: dict) -> str:

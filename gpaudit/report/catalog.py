@@ -27,7 +27,7 @@ from ..api import check, load, mechanism_for
 from ..provenance import code_sha256
 from ..spec.types import Spec
 from .directory import CODE_LINE, FIGURES, REPORT_FILES, code_line, decided_by, put, write_report  # noqa: F401
-from .markdown import VERDICT_EMOJI, fmt_number
+from .markdown import VERDICT_EMOJI, exhibited_text, fmt_number
 
 REGENERATE = "gpaudit report --catalog"
 
@@ -129,12 +129,12 @@ def index_markdown(results) -> str:
              "which checks `examples/*.yaml` and `examples/broken/*.yaml`). Do not edit: "
              "regenerate. A report is stale when its configuration's sha256 changes, or the code that "
              "decides a verdict does (`gpaudit.report.catalog.stale`).", "", code, "",
-             "| configuration | verdict | claimed ε | certified ε_upper | exhibited ε_lower | config sha256 | report |",
+             "| configuration | verdict | claimed ε | certified ε_upper | exhibited (ε_lower; δ > 0: the divergence against δ) | config sha256 | report |",
              "|---|---|---|---|---|---|---|"]
     for r in results:
         d = dir_name(r.name)
         lines.append(f"| `{r.name}` | {VERDICT_EMOJI.get(r.verdict, '')} {r.verdict} | {readable_exact(r.claim.get('epsilon'))} "
-                     f"| {fmt_number(r.epsilon_upper, 10)} | {fmt_number(r.epsilon_lower, 10)} | `{r.sha256[:12]}` "
+                     f"| {fmt_number(r.epsilon_upper, 10)} | {exhibited_text(r, 10)} | `{r.sha256[:12]}` "
                      f"| [md]({d}/report.md) · [html]({d}/report.html) |")
     return "\n".join(lines) + "\n"
 

@@ -2,14 +2,19 @@
 
 Mapping (documented in docs/ci.md):
 
-* every check is a testcase (classname = the configuration's name, name = the check id):
+* every check the verdict may rest on is a testcase (classname = the configuration's name, name =
+  the check id; an informational check, which the verdict does not rest on, is listed in the
+  suite's <system-out> instead, so a clean run has no skipped tests for them):
   certified passes, refuted is a <failure>, unknown and skipped are <skipped> with the status in
   the message (a search that cannot certify is not a failure by itself), and the fail-closed
   ``internal`` check of an internal error is an <error>;
 * one more testcase ``verdict`` is the gate: it passes only when the configuration is certified;
   refuted gives <failure message="refuted">, unknown <failure message="unknown">;
+* with ``--baseline``, a testcase ``baseline``: a <failure type="regression"> listing the
+  regressions against the baseline report (info.regressions), else it passes;
 * suite properties: config_sha256, file, verdict, epsilon (the claim), delta, epsilon_upper,
-  epsilon_lower, gpaudit_version.
+  epsilon_lower (for a delta > 0 claim hockey_stick_max, the largest divergence found, instead: the
+  pure loss rate such a claim does not bound may be unbounded), gpaudit_version.
 
 Results may be :class:`~gpaudit.verdict.Result` objects or their JSON report dicts.
 """
@@ -23,6 +28,7 @@ from .. import __version__
 from ..kernel.numbers import readable_exact
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
 from .json_report import result_to_json
+from .notices import is_informational, rests_on
 
 
 def as_report(result) -> dict:
@@ -30,15 +36,17 @@ def as_report(result) -> dict:
     return result if isinstance(result, dict) else result_to_json(result)
 
 
-def junit_tree(results) -> ET.ElementTree:
-    """The <testsuites> document for a list of results (or one result)."""
+def junit_tree(results, config_errors=()) -> ET.ElementTree:
+    """The <testsuites> document for a list of results (or one result), and for the files that
+    could not be checked (``config_errors``: [(path, error line, line number or None)]), each a
+    testsuite whose one testcase ``configuration`` is an <error>."""
     if isinstance(results, dict) or not isinstance(results, (list, tuple)):
         results = [results]
     root = ET.Element("testsuites", {"name": "gpaudit"})
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     seconds = 0.0
-    for r in results:
-        suite = _suite(as_report(r))
+    suites = [_config_error_suite(*e) for e in config_errors] + [_suite(as_report(r)) for r in results]
+    for suite in suites:
         root.append(suite)
         for key in totals:
             totals[key] += int(suite.get(key))
@@ -47,6 +55,15 @@ def junit_tree(results) -> ET.ElementTree:
         root.set(key, str(value))
     root.set("time", f"{seconds:.3f}")
     return ET.ElementTree(root)
+
+
+def _config_error_suite(path: str, line: str, lineno=None) -> ET.Element:
+    suite = ET.Element("testsuite", {"name": str(path), "tests": "1", "failures": "0", "errors": "1",
+                                     "skipped": "0", "time": "0.000", "file": str(path)})
+    case = ET.SubElement(suite, "testcase", {"classname": str(path), "name": "configuration"})
+    el = ET.SubElement(case, "error", {"message": str(line), "type": "configuration"})
+    el.text = f"{line}\n"
+    return suite
 
 
 def _suite(rep: dict) -> ET.Element:
@@ -59,13 +76,19 @@ def _suite(rep: dict) -> ET.Element:
         suite.set("file", str(rep["file"]))
     props = ET.SubElement(suite, "properties")
     claim = rep.get("claim") or {}
+    # a delta > 0 claim bounds the hockey-stick divergence; its pure loss rate may be unbounded
+    found = (("hockey_stick_max", (info.get("audit") or {}).get("hockey_stick_max"))
+             if str(claim.get("delta", "0")) != "0" else ("epsilon_lower", rep.get("epsilon_lower")))
     for key, value in [("config_sha256", rep.get("config_sha256")), ("file", rep.get("file")),
                        ("verdict", rep.get("verdict")), ("epsilon", claim.get("epsilon")),
-                       ("delta", claim.get("delta")), ("epsilon_upper", rep.get("epsilon_upper")),
-                       ("epsilon_lower", rep.get("epsilon_lower")),
+                       ("delta", claim.get("delta")), ("epsilon_upper", rep.get("epsilon_upper")), found,
                        ("gpaudit_version", rep.get("gpaudit_version", __version__))]:
         ET.SubElement(props, "property", {"name": key, "value": "null" if value is None else str(value)})
-    cases = [_check_case(name, c) for c in rep.get("checks", [])] + [_verdict_case(name, rep, seconds)]
+    checks = rep.get("checks", [])
+    # a check the verdict does not rest on is no test: it goes to the suite's output, not <skipped>
+    cases = [_check_case(name, c) for c in checks if not is_informational(c)] + [_verdict_case(name, rep, seconds)]
+    if "regressions" in info:   # checked against a --baseline report
+        cases.append(_baseline_case(name, info["regressions"] or []))
     for case in cases:
         suite.append(case)
     counts = {"tests": len(cases), "failures": _count(cases, "failure"), "errors": _count(cases, "error"),
@@ -73,7 +96,11 @@ def _suite(rep: dict) -> ET.Element:
     for key, value in counts.items():
         suite.set(key, str(value))
     out = ET.SubElement(suite, "system-out")
-    out.text = _summary(rep)
+    out.text = _summary(rep) + "".join(f"informational ({c.get('status')}) {c.get('id')}: {c.get('detail')}\n"
+                                       for c in checks if is_informational(c))
+    basis = rests_on(rep)
+    if basis:
+        out.text += f"rests on: {basis}\n"
     return suite
 
 
@@ -112,6 +139,15 @@ def _verdict_case(suite_name: str, rep: dict, seconds: float) -> ET.Element:
     return case
 
 
+def _baseline_case(suite_name: str, regressions: list) -> ET.Element:
+    """The gate against a --baseline report: a <failure> per regressed configuration."""
+    case = ET.Element("testcase", {"classname": suite_name, "name": "baseline"})
+    if regressions:
+        el = ET.SubElement(case, "failure", {"message": f"regression: {regressions[0]}", "type": "regression"})
+        el.text = "regressed against the baseline report:\n" + "".join(f"{r}\n" for r in regressions)
+    return case
+
+
 def _witness_text(w) -> str:
     if not w:
         return "(no witness recorded)\n"
@@ -143,15 +179,15 @@ def _clean(tree: ET.ElementTree) -> None:
             el.set(key, _NOT_XML.sub("\ufffd", value))
 
 
-def junit_bytes(results) -> bytes:
+def junit_bytes(results, config_errors=()) -> bytes:
     """The JUnit document as UTF-8 bytes with an XML declaration."""
-    tree = junit_tree(results)
+    tree = junit_tree(results, config_errors)
     _clean(tree)
     ET.indent(tree, space="  ")
     return ET.tostring(tree.getroot(), encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def write_junit(results, path) -> None:
+def write_junit(results, path, config_errors=()) -> None:
     """Write the JUnit XML for ``results`` to ``path`` atomically (all or nothing)."""
     from .json_report import write_atomic
-    write_atomic(path, junit_bytes(results))
+    write_atomic(path, junit_bytes(results, config_errors))

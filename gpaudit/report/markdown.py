@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..kernel.numbers import readable_exact
 
 import json
+from functools import lru_cache
 import platform
 import shlex
 from importlib import metadata
@@ -21,6 +22,7 @@ import sympy as sp
 
 from .. import __version__
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
+from .notices import notices, rests_on
 
 VERDICT_TITLE = {CERTIFIED: "CERTIFIED", REFUTED: "REFUTED", UNKNOWN: "UNKNOWN"}
 VERDICT_SENTENCE = {
@@ -55,9 +57,20 @@ FIGURE_CAPTIONS = {
              "in two dimensions as heat maps).",
     "loss": "The privacy-loss rate sup_y [ln p_x(y) − ln p_x'(y)] / dist(x, x') over a finite grid of "
             "outputs y, against the claimed ε. A float64 illustration; the witness (★) is the verified one.",
-    "family": "The certificate's local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the "
-              "standardised output u; its supremum (per region) is the certified ε_upper.",
+    "family": "The local rate of the noise family over the standardised output u that the certificate "
+              "bounds: max over its regions R of η a_R|ψ(u)| + c_R|1 + uψ(u)| (each region's curve "
+              "dashed), where ∥∇f∥ ≤ a_R B and ∥∇ln B∥ ≤ c_R are proved; its supremum is the certified "
+              "ε_upper, so the curve never rises above that line.",
 }
+FAMILY_CAPTION_UNCERTIFIED = (
+    "The local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the standardised output u, in the "
+    "form of Definition 8 (a = 1, c = γ). No certificate was computed for this configuration, so no "
+    "certified line is drawn and the curve is not a bound on its ε.")
+FAMILY_CAPTION_UNBOUNDED = (
+    "The local rate of the noise family over the standardised output u: max over the certificate's "
+    "regions R of η a_R|ψ(u)| + c_R|1 + uψ(u)|. It grows without bound, so the pure (δ = 0) rate is "
+    "unbounded; the certified ε_upper of this δ > 0 claim rests on another route (certificate.delta), "
+    "not on this curve, and is not drawn.")
 LOSS_CAPTION_DELTA = (
     "δ > 0: the claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − e^{ε·dist} P[M(x')∈S] by δ. "
     "Top: the largest divergence over pairs at each distance (float64, on a located set S, so a lower "
@@ -77,6 +90,8 @@ def figure_caption(name: str, result=None) -> str:
     """The caption of a figure (the loss figure of a δ > 0 claim shows the divergence first)."""
     if name == "loss" and result is not None and _delta_claim(result):
         return LOSS_CAPTION_DELTA
+    if name == "family" and result is not None and not family_rate_is_the_bound(result):
+        return FAMILY_CAPTION_UNBOUNDED if region_evidence(result) else FAMILY_CAPTION_UNCERTIFIED
     return FIGURE_CAPTIONS.get(name, name)
 
 
@@ -145,6 +160,9 @@ def report_facts(result, mech) -> dict:
         "delta": delta_rows(result),
         "checks": check_rows(result),
         "metadata": metadata_rows(result, audit, info),
+        "notices": [text for _, text in notices(result)],
+        "rests_on": rests_on(result),
+        "advice": (info.get("advice") if result.verdict in (UNKNOWN, REFUTED) else None),
     }
 
 
@@ -161,12 +179,32 @@ def _claimed(text) -> str:
 
 
 def number_rows(result) -> list[tuple[str, str]]:
-    return [
+    """The epsilons.  A δ > 0 claim bounds the hockey-stick divergence, not the pure loss rate,
+    which may be unbounded (Laplace noise with exponential growth): its exhibited ε_lower and the
+    gap would be meaningless numbers (2.35e+15 beside a certified 1.18), so the report shows the
+    divergence against δ instead (delta_rows) and leaves them to the JSON report."""
+    rows = [
         ("claimed ε", _claimed(result.claim.get("epsilon"))),
         ("certified ε_upper (a sound upper bound on the true ε)", fmt_number(result.epsilon_upper)),
+    ]
+    if _delta_claim(result):
+        return rows
+    return rows + [
         ("exhibited ε_lower (largest verified loss rate)", fmt_number(result.epsilon_lower)),
         ("gap ε_upper − ε_lower (tightness of the analysis)", gap_text(result)),
     ]
+
+
+def exhibited_text(result, digits: int = 12) -> str:
+    """What the audit exhibited, in one cell: ε_lower for a pure claim, the largest hockey-stick
+    divergence against δ for a δ > 0 claim."""
+    if not _delta_claim(result):
+        approx = (getattr(result, "info", None) or {}).get("approximate_epsilon_lower")
+        if result.epsilon_lower is None and approx is not None:
+            return f"— (approximate model: {fmt_number(approx, digits)}, evidence only)"
+        return fmt_number(result.epsilon_lower, digits)
+    found = ((getattr(result, "info", None) or {}).get("audit") or {}).get("hockey_stick_max")
+    return f"divergence {fmt_number(found, digits)} (δ = {readable_exact(result.claim.get('delta'))})"
 
 
 def gap_text(result) -> str:
@@ -179,6 +217,25 @@ def gap_text(result) -> str:
         return (f"{fmt_number(g)} (δ > 0: ε_lower is the pure loss rate, which δ may absorb; "
                 "the hockey-stick divergence is what the claim bounds)")
     return f"{fmt_number(g)} (NEGATIVE: an exhibited rate above the certified bound; the two contradict)"
+
+
+def region_evidence(result) -> list[dict]:
+    """The regions of the certificate's family rate (evidence of 'certificate.rate'), [] if none."""
+    for c in getattr(result, "checks", []):
+        if getattr(c, "id", "") == "certificate.rate":
+            return list((c.evidence or {}).get("regions", []))
+    return []
+
+
+def family_rate_is_the_bound(result) -> bool:
+    """True when the certified ε_upper is the supremum of the certificate's family rate: there are
+    regions and each one's rate is finite (a δ > 0 claim with an unbounded pure rate is certified by
+    another route, certificate.delta)."""
+    regions = region_evidence(result)
+    try:
+        return bool(regions) and all(mpmath.isfinite(mpmath.mpf(str(r.get("upper")))) for r in regions)
+    except (TypeError, ValueError):
+        return False
 
 
 def _delta_claim(result) -> bool:
@@ -424,43 +481,23 @@ def render_markdown(result, mech, image_paths: dict[str, str], figure_errors: di
     """The report as GitHub-flavoured Markdown; figures linked from ``image_paths`` (name -> path).
 
     ``figure_errors`` (name -> reason), as filled by :func:`~gpaudit.report.plots.make_plots`,
-    says why a figure is missing."""
+    says why a figure is missing.  The page is the jinja2 template templates/report.md.j2."""
     F = report_facts(result, mech)
-    lines = [f"# gpaudit report: {F['name']}", "",
-             f"## {VERDICT_EMOJI.get(F['verdict'], '')} {F['verdict_title']}", "",
-             f"**Claim:** {F['claim_text']}.  ", f"**Verdict:** {F['verdict_sentence']}", ""]
-    lines += [f"Configuration `{F['path']}` (sha256 `{F['sha256']}`)", ""]
-    if F["description"]:
-        lines += [f"> {F['description']}", ""]
-    lines += ["## Epsilons", ""] + _table(("quantity", "value"), F["numbers"]) + [""]
-    if F["paper_constants"]:
-        lines += ["The papers' constants for these parameters, beside the certified ε_upper:", ""]
-        lines += _table(("paper", "ε"), F["paper_constants"]) + [""]
-    if F["delta"]:
-        lines += ["## Delta", "", "A δ > 0 claim bounds the hockey-stick divergence sup_S P[M(x)∈S] − "
-                  "e^{ε·dist(x, x')} P[M(x')∈S] by δ for every pair.", ""]
-        lines += _table(("quantity", "value"), F["delta"]) + [""]
-    if F["why"]:
-        lines += ["Why not certified:", ""] + [f"- {_md(w)}" for w in F["why"]] + [""]
-    if F["witness"]:
-        lines += ["## Witness", "", "Reproduce it with:", "", "```sh", F["reproduce"], "```", ""]
-        lines += _table(("", "exact value"), F["witness"]) + [""]
-    lines += ["## Mechanism", ""] + _table(("", ""), F["mechanism"]) + [""]
-    if image_paths or figure_errors:
-        lines += ["## Figures", ""]
-        for name, path in image_paths.items():
-            lines += [f"![{name}]({path})", "", f"*{_md(figure_caption(name, result))}*", ""]
-        lines += [f"- figure {k} not drawn: {_md(v)}" for k, v in sorted((figure_errors or {}).items())]
-        lines += [""] if figure_errors else []
-    lines += ["## Checks", ""]
-    lines += _table(("status", "check", "method", "detail"),
-                    [(f"{STATUS_EMOJI.get(c['status'], '')} {c['status']}", f"`{c['id']}`", c["method"], c["detail"])
-                     for c in F["checks"]]) + [""]
-    for c in F["checks"]:
-        if c["evidence"]:
-            lines += [f"<details><summary>evidence: {c['id']}</summary>", "", "```json", c["evidence"], "```",
-                      "", "</details>", ""]
-    lines += ["## Evidence metadata", ""] + _table(("", ""), F["metadata"]) + [""]
-    if not F["witness"]:
-        lines += [f"Re-run: `{F['reproduce']}`", ""]
-    return "\n".join(lines)
+    text = _template("report.md.j2").render(
+        F=F, emoji=VERDICT_EMOJI.get(F["verdict"], ""),
+        images=[(name, path, figure_caption(name, result)) for name, path in image_paths.items()],
+        figure_errors=sorted((figure_errors or {}).items()),
+        check_rows=[(f"{STATUS_EMOJI.get(c['status'], '')} {c['status']}", f"`{c['id']}`", c["method"], c["detail"])
+                    for c in F["checks"]],
+        table=lambda header, rows: "\n".join(_table(header, rows)))
+    return text.rstrip("\n") + "\n"
+
+
+@lru_cache(maxsize=None)
+def _template(name: str):
+    import jinja2
+    from pathlib import Path
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
+                             autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters["md"] = _md
+    return env.get_template(name)

@@ -21,6 +21,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .markdown import family_rate_is_the_bound, region_evidence
+
 FIGSIZE = (8.0, 3.6)    # inches: 800 px wide at DPI (scaled to the width of a report's figure card)
 DPI = 100
 RC = {"font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7, "axes.grid": True,
@@ -558,23 +560,39 @@ def local_rate(family, eta: float, gamma: float, u: np.ndarray, a: float = 1.0) 
 
 
 def plot_family(result, mech) -> Figure:
-    """The local rate over u on a symmetric log axis, with eps_upper, the claim and the papers."""
+    """The local rate over u on a symmetric log axis, with eps_upper, the claim and the papers.
+
+    With a certificate, the curve is the rate it bounds, max_R [eta a_R |psi(u)| + c_R |1 + u psi(u)|]
+    over its regions (and each region's curve): its supremum is the certified eps_upper, so no point
+    of it lies above that line.  Without one (refuted by a witness, or no proof), the curve is the
+    Definition 8 form with a = 1, c = gamma, and no certified line is drawn."""
     eta, gamma = float(mech.eta), float(mech.spec.bound.gamma)
     u = np.concatenate([-np.logspace(6, -4, 400), [0.0], np.logspace(-4, 6, 400)])
     fam = mech.family
     fig, (ax,) = _figure(1, height=4.2)
-    total = local_rate(fam, eta, gamma, u)
-    ax.plot(u, total, color="black", linewidth=1.6,
-            label=r"$\eta|\psi(u)| + \gamma|1 + u\psi(u)|$")
-    ax.plot(u, eta * np.abs(fam.score_np(u)), color="#0969da", linewidth=0.8, label=r"$\eta|\psi(u)|$")
-    ax.plot(u, gamma * np.abs(1 + u * fam.score_np(u)), color="#bc4c00", linewidth=0.8,
-            label=r"$\gamma|1 + u\psi(u)|$")
-    per_region = _region_rate(result, fam, eta, u)
-    if per_region is not None:
-        ax.plot(u, per_region, color="#1b7c83", linewidth=1.0, linestyle="--",
-                label=r"max over regions of $\eta a_R|\psi| + c_R|1+u\psi|$")
+    psi = fam.score_np(u)
+    regions = certificate_regions(result)
+    if regions:
+        curves = [eta * a * np.abs(psi) + c * np.abs(1 + u * psi) for a, c in regions]
+        total = np.max(curves, axis=0)
+        ax.plot(u, total, color="black", linewidth=1.6,
+                label=r"$\max_R\ \eta a_R|\psi(u)| + c_R|1 + u\psi(u)|$ (certified)")
+        if len(regions) > 1:
+            for k, ((a, c), curve) in enumerate(zip(regions[:6], curves[:6])):
+                ax.plot(u, curve, linewidth=0.8, linestyle=(0, (4, 1 + k)),
+                        label=f"region {k + 1}: a = {a:.4g}, c = {c:.4g}")
+    else:
+        total = local_rate(fam, eta, gamma, u)
+        ax.plot(u, total, color="black", linewidth=1.6,
+                label=r"$\eta|\psi(u)| + \gamma|1 + u\psi(u)|$ (a = 1, c = $\gamma$; not certified)")
+        ax.plot(u, eta * np.abs(psi), color="#0969da", linewidth=0.8, label=r"$\eta|\psi(u)|$")
+        ax.plot(u, gamma * np.abs(1 + u * psi), color="#bc4c00", linewidth=0.8,
+                label=r"$\gamma|1 + u\psi(u)|$")
     top = float(np.nanmax(total[np.isfinite(total)])) if np.any(np.isfinite(total)) else 0.0
-    top = max(top, _reference_lines(ax, result, horizontal=True, papers=True))
+    # eps_upper is this curve's supremum only when every region's rate is finite (a delta > 0 claim
+    # with an unbounded pure rate is certified by another route: then the line would contradict it)
+    top = max(top, _reference_lines(ax, result, horizontal=True, papers=True,
+                                    upper=family_rate_is_the_bound(result)))
     _rate_scale(ax, top, _claim(result), axis="y")
     ax.set_xscale("symlog", linthresh=1.0)
     from matplotlib.ticker import NullLocator, SymmetricalLogLocator
@@ -587,21 +605,14 @@ def plot_family(result, mech) -> Figure:
     return fig
 
 
-def _region_rate(result, family, eta: float, u: np.ndarray):
-    """max_R [eta a_R |psi| + c_R |1 + u psi|] from the certificate's regions, if it has several."""
-    pairs = set()
-    for chk in getattr(result, "checks", []):
-        if getattr(chk, "id", "") != "certificate.rate":
-            continue
-        for reg in (chk.evidence or {}).get("regions", []):
-            try:
-                pairs.add((float(reg["a"]), float(reg["c"])))
-            except (KeyError, TypeError, ValueError):
-                continue
-    if len(pairs) < 2:
-        return None
-    psi = family.score_np(u)
-    return np.max([eta * a * np.abs(psi) + c * np.abs(1 + u * psi) for a, c in sorted(pairs)], axis=0)
+def certificate_regions(result) -> list[tuple[float, float]]:
+    """The (a_R, c_R) of the certificate's regions (evidence of 'certificate.rate'), [] if none."""
+    pairs = []
+    for reg in region_evidence(result):
+        a, c = _decimal_float(reg.get("a")), _decimal_float(reg.get("c"))
+        if a is not None and c is not None and math.isfinite(a) and math.isfinite(c) and (a, c) not in pairs:
+            pairs.append((a, c))
+    return pairs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -633,12 +644,17 @@ def paper_constants(result) -> list[tuple[str, str]]:
     return []
 
 
-def _reference_lines(ax, result, horizontal=True, papers=False) -> float:
-    """Claim, certified upper and exhibited lower epsilon (and the papers' constants) as lines."""
+def _reference_lines(ax, result, horizontal=True, papers=False, upper=None) -> float:
+    """Claim, certified upper and exhibited lower epsilon (and the papers' constants) as lines.
+    For a delta > 0 claim the loss figure's pure rate is bounded by neither (the certified epsilon
+    goes with delta, and the pure rate found may be unbounded), so by default (``upper`` None) only
+    the claim is drawn there; the family figure says itself whether eps_upper bounds its curve."""
     top = 0.0
-    lines = [("claim epsilon", _claim(result), CLAIM_STYLE),
-             ("certified eps_upper", _decimal_float(result.epsilon_upper), UPPER_STYLE)]
-    if not papers:
+    lines = [("claim epsilon", _claim(result), CLAIM_STYLE)]
+    pure_claim = _delta(result) == 0
+    if upper if upper is not None else pure_claim:
+        lines.append(("certified eps_upper", _decimal_float(result.epsilon_upper), UPPER_STYLE))
+    if not papers and pure_claim:
         lines.append(("exhibited eps_lower", _decimal_float(result.epsilon_lower), LOWER_STYLE))
     for label, value, style in lines:
         if value is not None and math.isfinite(value):

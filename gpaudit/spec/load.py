@@ -15,7 +15,7 @@ import mpmath
 import sympy as sp
 import yaml
 
-from ..errors import ConfigError, FieldError
+from ..errors import ConfigError, FieldError, did_you_mean
 from .expr import parse_expr, numeric_value
 from .types import (DERIVED_FROM, AuditOptions, BoundSpec, ClaimSpec, MetricSpec, NoiseSpec, Piece,
                     QuerySpec, Spec, input_symbols)
@@ -58,7 +58,7 @@ class _Loader:
         for key in value:
             if not isinstance(key, str) or key not in allowed:
                 self.fail(f"{field}.{key}" if field else str(key),
-                          f"unknown field (allowed: {', '.join(sorted(allowed))})")
+                          f"unknown field{did_you_mean(key, allowed)} (allowed: {', '.join(sorted(allowed))})")
         for key in sorted(required):
             if key not in value:
                 self.fail(f"{field}.{key}" if field else key, "missing required field")
@@ -247,7 +247,8 @@ class _Loader:
             self.fail("query", f"expected a mapping, got {_kind(raw)}")
         kind = raw.get("kind")
         if kind not in QUERY_FIELDS:
-            self.fail("query.kind", f"unknown query kind {kind!r} (known: {', '.join(QUERY_FIELDS)})")
+            self.fail("query.kind", f"unknown query kind {kind!r}{did_you_mean(kind, QUERY_FIELDS)} "
+                      f"(known: {', '.join(QUERY_FIELDS)})")
         required, optional, qdim = QUERY_FIELDS[kind]
         self.mapping(raw, "query", required | optional | {"kind"}, required)
         if qdim is not None and dim != qdim:
@@ -286,7 +287,8 @@ class _Loader:
             self.fail("bound", f"expected a mapping, got {_kind(raw)}")
         kind = raw.get("kind")
         if kind not in BOUND_KINDS:
-            self.fail("bound.kind", f"unknown bound kind {kind!r} (known: {', '.join(BOUND_KINDS)})")
+            self.fail("bound.kind", f"unknown bound kind {kind!r}{did_you_mean(kind, BOUND_KINDS)} "
+                      f"(known: {', '.join(BOUND_KINDS)})")
         extra = BOUND_KINDS[kind]
         self.mapping(raw, "bound", {"kind", "growth", "gamma", "Lambda"} | extra | BOUND_OPTIONAL.get(kind, set()),
                      {"kind", "growth", "gamma"} | extra)
@@ -336,9 +338,13 @@ class _Loader:
     def noise(self, raw) -> NoiseSpec:
         if not isinstance(raw, dict):
             self.fail("noise", f"expected a mapping, got {_kind(raw)}")
+        if "family" not in raw:   # a misspelt key (famly:) is named as such, not as family None
+            every = {"family", "eta"} | {k for d, r in FAMILY_SHAPES.values() for k in (*d, *r)}
+            self.mapping(raw, "noise", every, {"family"})
         family = raw.get("family")
         if family not in FAMILY_SHAPES:
-            self.fail("noise.family", f"unknown family {family!r} (known: {', '.join(FAMILY_SHAPES)})")
+            self.fail("noise.family", f"unknown family {family!r}{did_you_mean(family, FAMILY_SHAPES)} "
+                      f"(known: {', '.join(FAMILY_SHAPES)})")
         defaults, required = FAMILY_SHAPES[family]
         self.mapping(raw, "noise", {"family", "eta"} | set(defaults) | required, {"family", "eta"} | required)
         shape = {}
@@ -416,6 +422,9 @@ def load_spec(path) -> Spec:
     try:
         raw = yaml.safe_load(text)
         lines = field_lines(yaml.compose(text, Loader=yaml.SafeLoader))
+    except DuplicateKey as dup:
+        raise ConfigError(path, dup.field, f"duplicate key (first given at line {dup.first}; "
+                          "YAML would silently keep only the last value)", dup.lineno) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at column {mark.column + 1}" if mark else ""  # the line goes before the message
@@ -425,17 +434,31 @@ def load_spec(path) -> Spec:
     return spec_from_mapping(raw, path, hashlib.sha256(data).hexdigest(), lines)
 
 
+class DuplicateKey(Exception):
+    """A key given twice in one YAML mapping (PyYAML would keep the last value without a word)."""
+
+    def __init__(self, field: str, lineno: int, first: int):
+        self.field, self.lineno, self.first = field, lineno, first
+        super().__init__(f"{field}: duplicate key at line {lineno} (first at line {first})")
+
+
 def field_lines(node, prefix: str = "", out: dict | None = None) -> dict[str, int]:
     """{field path: 1-based line} for every key and list item of a composed YAML document, named
     as the loader names fields (``query.tau``, ``query.pieces[0].value``, ``query.t[1]``).  The
-    values themselves are read with yaml.safe_load; this map only places an error in the file."""
+    values themselves are read with yaml.safe_load; this map only places an error in the file.
+    A key given twice in one mapping raises DuplicateKey at the second occurrence."""
     out = {} if out is None else out
     if isinstance(node, yaml.MappingNode):
+        seen = {}
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode):
                 continue
             field = f"{prefix}.{key.value}" if prefix else str(key.value)
-            out.setdefault(field, key.start_mark.line + 1)
+            line = key.start_mark.line + 1
+            if (key.tag, key.value) in seen:
+                raise DuplicateKey(field, line, seen[key.tag, key.value])
+            seen[key.tag, key.value] = line
+            out.setdefault(field, line)
             field_lines(value, field, out)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
@@ -464,7 +487,8 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
         ld.fail("", f"expected a mapping at the top level, got {_kind(raw)}")
     ld.mapping(raw, "", TOP_FIELDS, {"gpaudit", "name", "input", "query", "bound", "noise", "claim"})
     if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
-        ld.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r} (this gpaudit reads 1)")
+        quoted = " (write it unquoted: gpaudit: 1)" if str(raw["gpaudit"]).strip() == "1" else ""
+        ld.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r}{quoted} (this gpaudit reads 1)")
     name = raw["name"]
     if not isinstance(name, str) or not name.strip():
         ld.fail("name", "expected a non-empty string")

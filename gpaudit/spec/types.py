@@ -8,6 +8,36 @@ from typing import Any
 import sympy as sp
 
 
+class ReadOnlyDict(dict):
+    """The dict of a frozen record (params, a query's fields, a noise's shape): read-only, since the
+    values were resolved into the rest of the Spec when it was loaded; a change here would be
+    silently ignored.  A changed configuration is a new Spec: dataclasses.replace, or a new file."""
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("a Spec is immutable: its values were resolved when it was loaded, so changing "
+                        "this dict would change nothing that is checked; use dataclasses.replace(spec, "
+                        "noise=dataclasses.replace(spec.noise, eta=...)) or edit the file")
+
+    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = _read_only
+    __ior__ = _read_only
+
+    def __reduce__(self):
+        return (type(self), (dict(self),))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def _freeze(record, *names) -> None:
+    for name in names:
+        value = getattr(record, name)
+        if isinstance(value, dict) and not isinstance(value, ReadOnlyDict):
+            object.__setattr__(record, name, ReadOnlyDict(value))
+
+
 @dataclass(frozen=True)
 class Piece:
     where: Any  # sympy Boolean over the input symbols (sympy.true for the default piece)
@@ -20,6 +50,9 @@ class QuerySpec:
     fields: dict  # exact values: T, tau, l, r, T1, T2, h (sympy), t (tuple of sympy), callable (str)
     pieces: tuple[Piece, ...] = ()
 
+    def __post_init__(self):
+        _freeze(self, "fields")
+
 
 @dataclass(frozen=True)
 class BoundSpec:
@@ -29,6 +62,9 @@ class BoundSpec:
     Lambda: sp.Expr  # sympy.oo when unbounded
     fields: dict = field(default_factory=dict)
     pieces: tuple[Piece, ...] = ()
+
+    def __post_init__(self):
+        _freeze(self, "fields")
 
     @property
     def derived(self) -> bool:
@@ -44,6 +80,9 @@ class NoiseSpec:
     family: str
     shape: dict  # exact shape parameters (p, theta, nu, alpha)
     eta: sp.Expr
+
+    def __post_init__(self):
+        _freeze(self, "shape")
 
 
 @dataclass(frozen=True)
@@ -81,10 +120,30 @@ class Spec:
     binary_floats: tuple[str, ...]  # fields given as YAML floats (exact binary value used)
     metric: MetricSpec = MetricSpec()
     literal_notes: tuple[str, ...] = ()  # how YAML floats such as 0.1 were read (spec.load.literal_notes)
+    # the digest of the content this Spec was made with (set on construction): a Spec made by
+    # dataclasses.replace with other content no longer is the file's, and gets its own sha256
+    content_sha256: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self):
+        _freeze(self, "params")
+        digest = content_digest(self)
+        if self.content_sha256 and self.content_sha256 != digest:
+            # replaced content: config_sha256 names this content, not the unmodified file's bytes
+            object.__setattr__(self, "sha256", digest)
+        object.__setattr__(self, "content_sha256", digest)
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:
         return input_symbols(self.dim)
+
+
+def content_digest(spec: Spec) -> str:
+    """sha256 of what a Spec says (every field but its path, hashes and this digest), for telling a
+    replaced Spec from the one loaded from the file."""
+    import hashlib
+    parts = [spec.name, spec.description, spec.dim, sorted(spec.params.items(), key=lambda kv: str(kv[0])),
+             spec.query, spec.bound, spec.noise, spec.claim, spec.audit, spec.binary_floats, spec.metric]
+    return hashlib.sha256(b"gpaudit-spec-content\0" + repr(parts).encode("utf-8")).hexdigest()
 
 
 def two_point_needed(spec: Spec) -> str | None:

@@ -17,11 +17,11 @@ Both executors take tasks ``{index: args}``, ``args`` being the arguments of
 from __future__ import annotations
 
 import json
-import multiprocessing
+import os
 import sys
 import uuid
 
-from ..runner import default_jobs, worker_pool
+from ..runner import default_jobs, worker_context, worker_pool
 
 
 cores = default_jobs   # -j's default: the cores this process may run on
@@ -41,10 +41,7 @@ def run_local(tasks: dict, jobs: int):
         return
     import concurrent.futures
 
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["gpaudit.check", "gpaudit.api", "gpaudit.sweep.worker"])
+    ctx = worker_context(("gpaudit.check", "gpaudit.api", "gpaudit.sweep.worker"))
     with worker_pool(jobs, ctx) as pool:
         futures = {pool.submit(worker.run_point, *args): index for index, args in tasks.items()}
         try:
@@ -72,6 +69,9 @@ def run_dask(tasks: dict, client):
 
     from . import worker
     run = uuid.uuid4().hex[:12]
+    # a worker runs in its own working directory: the configuration's path (and with it the folder
+    # its python callables are looked up in) goes out absolute, as this process resolves it
+    tasks = {index: (text, os.path.abspath(path), *rest) for index, (text, path, *rest) in tasks.items()}
     futures = {client.submit(worker.run_point, *args, pure=False, key=f"gpaudit-sweep-{run}-{index}"): index
                for index, args in tasks.items()}
     try:
