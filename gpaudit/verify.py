@@ -44,8 +44,9 @@ def _entries(path: str):
     return shown, entries
 
 
-def verify(report: str, config: str | None = None, out=sys.stdout) -> int:
+def verify(report: str, config: str | None = None, out=None) -> int:
     """Check every certificate in the report; the exit code (see the module docstring)."""
+    out = out if out is not None else sys.stdout
     shown, entries = _entries(report)
     if config is not None and len(entries) != 1:
         raise ConfigError(shown, "", f"a configuration was named, but the report holds {len(entries)} results")

@@ -51,14 +51,24 @@ def from_proof(mech, proof, epsilon_upper, delta_route=None, tie=False) -> kc.Ce
         None if epsilon_upper is None else numbers.exact(epsilon_upper))
     if proof.route == "theorem":
         regions = tuple(kc.Region(l.label, tuple(l.conds), tuple(kc.Alternative(tuple(a.conds), a.f, None)
-                                                               for a in l.alts), sp.Integer(1), sp.sympify(spec.bound.gamma))
+                                                               for a in l.alts), sp.Integer(1), sp.sympify(spec.bound.gamma),
+                                  _base(l.base))
                         for l in proof.leaves)
         cert = kc.Certificate("lemma_3_1", regions, E, delta_route, sp.sympify(mech.query.lipschitz), None)
         return dataclasses.replace(cert, point=_interior_point(mech, cert))
     regions = tuple(kc.Region(l.label, tuple(l.conds), tuple(kc.Alternative(tuple(a.conds), a.f, a.B) for a in l.alts),
-                              sp.sympify(proof.rates[l.label]["a"]), sp.sympify(proof.rates[l.label]["c"]))
+                              sp.sympify(proof.rates[l.label]["a"]), sp.sympify(proof.rates[l.label]["c"]),
+                              _base(l.base))
                     for l in proof.leaves)
     return kc.Certificate("regions", regions, E, delta_route)
+
+
+def _base(label: str) -> tuple:
+    """The pieces (of f, and of B) a proof leaf was refined from: its base label 'f3.B2' -> (3, 2)."""
+    try:
+        return tuple(int(part[1:]) for part in label.split("."))
+    except ValueError:
+        return ()
 
 
 def _interior_point(mech, cert):
@@ -151,7 +161,8 @@ def to_json(cert: kc.Certificate) -> dict:
         "point": None if cert.point is None else [text(v) for v in cert.point],
         "regions": [{"label": r.label, "conditions": [text(c) for c in r.conds], "alternatives": [alt(a) for a in r.alts],
                      "a": text(r.a), "c": text(r.c),
-                     "a_decimal": numbers.decimal_up(r.a, 20), "c_decimal": numbers.decimal_up(r.c, 20)}
+                     "a_decimal": numbers.decimal_up(r.a, 20), "c_decimal": numbers.decimal_up(r.c, 20),
+                     "pieces": list(r.pieces)}
                     for r in cert.regions],
     }
 
@@ -189,8 +200,11 @@ def from_json(data, dim: int) -> kc.Certificate:
                                         None if a.get("B") is None else expr(a["B"], f"{at}.alternatives[{k}].B"))
                          for k, a in enumerate(r["alternatives"]))
             regions.append(kc.Region(str(r["label"]), tuple(expr(c, f"{at}.conditions", True) for c in r["conditions"]),
-                                     alts, num(r["a"], f"{at}.a"), num(r["c"], f"{at}.c")))
-        except (KeyError, TypeError):
+                                     alts, num(r["a"], f"{at}.a"), num(r["c"], f"{at}.c"),
+                                     tuple(int(i) for i in r.get("pieces") or ())))
+        except FieldError:
+            raise
+        except (KeyError, TypeError, ValueError):
             raise FieldError("a region needs label, conditions, alternatives, a and c", f"certificate.{at}") from None
     point = data.get("point")
     return kc.Certificate(data["route"], tuple(regions), num(data.get("epsilon_upper"), "epsilon_upper"),

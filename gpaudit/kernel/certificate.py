@@ -81,6 +81,7 @@ class Region:
     alts: tuple
     a: sp.Expr
     c: sp.Expr
+    pieces: tuple = ()      # a hint: the 1-based pieces of (f, B) the region lies in (checked)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,19 @@ class Rejected(Exception):
 
 # -- deciding ---------------------------------------------------------------------------------
 
+def _ratio(a, b):
+    """The rational r != 0 with a = r b, when a and b are sums of the same terms in proportion
+    (None otherwise): a structural test, no simplification."""
+    da, db = sp.Add(a).as_coefficients_dict(), sp.Add(b).as_coefficients_dict()
+    if set(da) != set(db) or not da:
+        return None
+    k = next(iter(db))
+    r = da[k] / db[k]
+    if not (sp.sympify(r).is_Rational and r != 0) or any(da[t] != r * db[t] for t in da):
+        return None
+    return sp.Rational(r)
+
+
 def linked(e):
     """(e', alias): e with every exp(a) written as E^n for one symbol E = exp(b) per group of
     arguments that are rational multiples of each other (exp(x/5) = E^2 with E = exp(x/10)): an
@@ -147,8 +161,8 @@ def linked(e):
     groups: list[list] = []
     for a in atoms:
         for g in groups:
-            r = sp.cancel(a.args[0] / g[0].args[0])
-            if r.is_Rational and r != 0:
+            r = _ratio(a.args[0], g[0].args[0])
+            if r is not None:
                 g.append(a)
                 break
         else:
@@ -157,7 +171,7 @@ def linked(e):
     for k, g in enumerate(groups):
         if len(g) < 2:
             continue
-        ratios = [sp.Rational(sp.cancel(a.args[0] / g[0].args[0])) for a in g]
+        ratios = [_ratio(a.args[0], g[0].args[0]) for a in g]
         den = sp.ilcm(*[r.q for r in ratios]) if len(ratios) > 1 else ratios[0].q
         num = sp.igcd(*[(r * den).p for r in ratios]) if len(ratios) > 1 else (ratios[0] * den).p
         E = sp.Symbol(f"linked_exp_{k}", positive=True)
@@ -297,23 +311,72 @@ def _grads(expr, syms):
     return [sp.diff(expr, s) for s in syms]
 
 
+def _log_grads(B, syms):
+    """d ln B / dx_i = (dB/dx_i) / B with common factors cancelled (exp(...) factors of B cancel):
+    an identity wherever B != 0, and B > 0 is an obligation of its own (B_positive)."""
+    return [sp.cancel(sp.diff(B, s) / B) for s in syms]
+
+
 # -- the obligations --------------------------------------------------------------------------
 
+def _owned(F):
+    """At every x some piece of F owns x: its condition holds, every earlier one fails, and each
+    condition evaluated on the way is defined.  (The negation, for z3.)"""
+    cases, earlier = [], []
+    for _, cond in (F.args if isinstance(F, sp.Piecewise) else ((F, sp.true),)):
+        cases.append(sp.And(*[sp.Not(e) for e in earlier], *[domain_defined(e) for e in earlier + [cond]], cond))
+        earlier.append(cond)
+        if cond is sp.true:
+            break
+    return sp.Not(sp.Or(*cases))
+
+
 def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
+    """The regions cover R^d, and on each, f and B are the region's formulas.
+
+    Coverage is shown piece by piece: every x is owned by one piece of each function (`owned`), and
+    each combination of pieces is covered by the regions that say they lie in it (`cover[i.j]`; a
+    combination no region names must be empty).  A region that says which pieces it lies in is
+    shown to (`inpiece`), so that there F is that piece's formula; one that does not is compared
+    with F as a whole."""
     regs = cert.regions
-    run.need("cover_regions", sp.Not(sp.Or(*[sp.And(*r.conds) for r in regs])))
+    pcs = {name: _pieces(F) for name, F in funcs}
+    for name, F in funcs:
+        if isinstance(F, sp.Piecewise):
+            run.need(f"owned[{name}]", _owned(F))
+    combos = [()]
+    for name, _ in funcs:
+        combos = [c + (i,) for c in combos for i in range(1, len(pcs[name]) + 1)]
+    hinted = all(len(r.pieces) == len(funcs) for r in regs)
+    if not hinted:
+        run.need("cover_regions", sp.Not(sp.Or(*[sp.And(*r.conds) for r in regs])))
+    else:
+        for combo in combos:
+            base = [c for (name, _), i in zip(funcs, combo) for c in pcs[name][i - 1][0]]
+            inside = [sp.And(*r.conds) for r in regs if tuple(r.pieces) == combo]
+            run.need(f"cover[{'.'.join(f'{n}{i}' for (n, _), i in zip(funcs, combo))}]",
+                     sp.And(*base, sp.Not(sp.Or(*inside))))
     for name, F in funcs:
         _continuous(run, name, F)
     for r in regs:
         if all(a.conds for a in r.alts):
             run.need(f"alternatives[{r.label}]", sp.And(*r.conds, sp.Not(sp.Or(*[sp.And(*a.conds) for a in r.alts]))))
+        piece_of = {}
+        if len(r.pieces) == len(funcs):
+            for (name, F), i in zip(funcs, r.pieces):
+                if not 1 <= i <= len(pcs[name]):
+                    run.exact(f"inpiece[{r.label}.{name}]", False, f"no piece {i}")
+                    continue
+                conds, value = pcs[name][i - 1]
+                run.need(f"inpiece[{r.label}.{name}]", sp.And(*r.conds, sp.Not(sp.And(*conds))))
+                piece_of[name] = value
         for k, a in enumerate(r.alts, 1):
             for name, F in funcs:
                 Fk = a.f if name == "f" else a.B
                 if Fk is None or Fk.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs):
                     run.exact(f"agrees[{r.label}.{k}.{name}]", False, "the alternative's formula is not smooth")
                     continue
-                run.need(f"agrees[{r.label}.{k}.{name}]", _agrees(sp.And(*r.conds, *a.conds), F, Fk))
+                run.need(f"agrees[{r.label}.{k}.{name}]", _agrees(sp.And(*r.conds, *a.conds), piece_of.get(name, F), Fk))
 
 
 def _continuous(run: _Run, name, F):
@@ -364,7 +427,7 @@ def _local(run: _Run, P: Problem, cert: Certificate):
         run.need(f"cover[{r.label}]", _some_alt(r, lambda a: _dual_le(
             P.metric, P.weights, _grads(a.f, P.syms), r.a * a.B)))
         run.need(f"smooth[{r.label}]", _some_alt(r, lambda a: _dual_le(
-            P.metric, P.weights, _grads(a.B, P.syms), r.c * a.B)))
+            P.metric, P.weights, _log_grads(a.B, P.syms), r.c)))
 
 
 def _dist(P: Problem, xs, ys):

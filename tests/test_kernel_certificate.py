@@ -1,0 +1,264 @@
+"""The kernel's certificate checker: every obligation a route needs is derived by the kernel and
+decided there, so a certificate that is wrong in any one place is refused.
+
+Each test below hands the kernel a certificate that is wrong in exactly one respect (or a mechanism
+that is), and names the obligation that must catch it: dropping that obligation from the kernel
+would let the certificate through, so each test is also the mutation test of its obligation.  The
+good certificates are accepted (a checker that refuses everything would pass the bad cases)."""
+
+import dataclasses
+import json
+import textwrap
+
+import pytest
+import sympy as sp
+
+from gpaudit.cli import main
+from gpaudit.kernel import certificate as kc
+from gpaudit.kernel import decide as kd
+
+x = sp.Symbol("x", real=True)
+U = kc.U
+STUDENT3 = (-(sp.Integer(3) + 1) / 2 * sp.log(1 + U**2 / 3),)      # ln h of Student-t, nu = 3
+LAPLACE = (-U,)
+
+
+def problem(f, B, *, log_density=STUDENT3, family="student_t", eta=sp.Rational(1, 2), gamma=sp.Rational(1, 9),
+            epsilon=1, delta=0, Lambda=sp.oo, growth="exponential", bound_kind="piecewise"):
+    return kc.Problem((x,), f, B, "l2", (sp.Integer(1),), family, log_density, (), sp.sympify(eta),
+                      sp.sympify(gamma), growth, sp.sympify(Lambda), sp.sympify(epsilon), sp.sympify(delta),
+                      bound_kind)
+
+
+def region(label, conds, f, B, a, c, pieces=()):
+    return kc.Region(label, tuple(conds), (kc.Alternative((), sp.sympify(f), sp.sympify(B)),), sp.sympify(a),
+                     sp.sympify(c), tuple(pieces))
+
+
+def failed(P, cert):
+    with pytest.raises(kc.Rejected) as err:
+        kc.check(P, cert)
+    return {o.name.split("[")[0] for o in err.value.outcomes if not o.holds}
+
+
+# f = x on |x| <= 1 and B = 1 there, f = sign(x) outside with B = e^{-(|x|-1)/9}: the clipped identity
+# with a bound of growth gamma = 1/9.  Student-t(3) with eta = 1/2: rate max(eta |psi|) + c |1 + u psi|
+F = sp.Piecewise((-1, x < -1), (x, x <= 1), (1, True))
+B = sp.Piecewise((sp.exp((x + 1) / 9), x < -1), (1, x <= 1), (sp.exp((1 - x) / 9), True))
+
+
+def good_regions(a_mid=1, c_out=sp.Rational(1, 9)):
+    return (region("left", [x < -1], -1, sp.exp((x + 1) / 9), 0, c_out, (1, 1)),
+            region("mid", [x <= 1, sp.Not(x < -1)], x, 1, a_mid, 0, (2, 2)),
+            region("right", [sp.Not(x <= 1), sp.Not(x < -1)], 1, sp.exp((1 - x) / 9), 0, c_out, (3, 3)))
+
+
+def test_a_correct_certificate_is_verified():
+    E = sp.Rational(2, 3)          # eta a max |psi| = 1/2 * 2/sqrt(3) = 0.577; c |1 + u psi| <= 1/9 * 3
+    v = kc.check(problem(F, B), kc.Certificate("regions", good_regions(), E))
+    assert kc.is_verified(v) and v.epsilon_upper == E
+    names = {o.name.split("[")[0] for o in v.outcomes}
+    assert {"owned", "cover", "inpiece", "agrees", "continuous", "B_positive", "smooth", "rate"} <= names
+
+
+def test_a_rate_constant_below_the_slope_is_refused():                        # cover
+    assert "cover" in failed(problem(F, B), kc.Certificate("regions", good_regions(a_mid=sp.Rational(9, 10)), 1))
+
+
+def test_a_smoothness_constant_below_the_bounds_growth_is_refused():           # smooth
+    assert "smooth" in failed(problem(F, B), kc.Certificate("regions", good_regions(c_out=sp.Rational(1, 10)), 1))
+
+
+def test_a_rate_bound_below_the_familys_supremum_is_refused():                # rate
+    assert failed(problem(F, B), kc.Certificate("regions", good_regions(), sp.Rational(1, 2))) == {"rate"}
+
+
+def test_a_bound_above_the_claim_is_refused():                                 # epsilon_upper <= epsilon
+    P = problem(F, B, epsilon=sp.Rational(1, 2))
+    assert "epsilon_upper" in failed(P, kc.Certificate("regions", good_regions(), sp.Rational(2, 3)))
+
+
+def test_a_missing_region_is_refused():                                        # cover (coverage)
+    regs = good_regions()[:2]
+    assert "cover" in failed(problem(F, B), kc.Certificate("regions", regs, 1))
+
+
+def test_a_missing_region_is_refused_without_hints():                          # cover_regions
+    regs = tuple(kc.Region(r.label, r.conds, r.alts, r.a, r.c) for r in good_regions()[:2])
+    assert "cover_regions" in failed(problem(F, B), kc.Certificate("regions", regs, 1))
+
+
+def test_a_wrong_formula_for_a_region_is_refused():                            # agrees
+    regs = list(good_regions())
+    regs[1] = region("mid", [x <= 1, sp.Not(x < -1)], x / 2, 1, 1, 0, (2, 2))   # f is x there, not x/2
+    assert "agrees" in failed(problem(F, B), kc.Certificate("regions", tuple(regs), 1))
+
+
+def test_a_wrong_piece_hint_is_refused():                                       # inpiece
+    regs = list(good_regions())
+    regs[0] = region("left", [x < -1], -1, sp.exp((x + 1) / 9), 0, sp.Rational(1, 9), (2, 2))
+    assert "inpiece" in failed(problem(F, B), kc.Certificate("regions", tuple(regs), 1))
+
+
+def test_a_jump_between_pieces_is_refused():                                   # continuous
+    Fj = sp.Piecewise((0, x < 0), (1, True))          # each piece is flat: only continuity sees the jump
+    regs = (region("neg", [x < 0], 0, 1, 0, 0, (1, 1)), region("pos", [sp.Not(x < 0)], 1, 1, 0, 0, (2, 1)))
+    assert failed(problem(Fj, sp.Integer(1)), kc.Certificate("regions", regs, 1)) == {"continuous"}
+
+
+def test_a_band_no_piece_owns_is_refused():                                    # owned
+    Fg = sp.Piecewise((0, x < 0), (0, x > 1))
+    regs = (region("neg", [x < 0], 0, 1, 0, 0, (1, 1)), region("pos", [x > 1], 0, 1, 0, 0, (2, 1)))
+    assert "owned" in failed(problem(Fg, sp.Integer(1)), kc.Certificate("regions", regs, 1))
+
+
+def test_a_bound_that_vanishes_is_refused():                                   # B_positive
+    Bz = x**2
+    regs = (region("all", [], 0, Bz, 0, 100),)
+    assert "B_positive" in failed(problem(sp.Integer(0), Bz), kc.Certificate("regions", regs, 1))
+
+
+def test_two_point_conditions_are_required_for_linear_growth_with_a_finite_lambda():
+    # B = 1 + |x|/10 has |grad ln B| <= 1/10 but with linear growth and Lambda = 5 the two-point
+    # condition B(x) <= (1 + gamma d) B(x') with gamma = 1/100 fails: only the two-point obligation sees it
+    Bl = 1 + sp.Abs(x) / 10
+    regs = (region("neg", [x < 0], 0, 1 - x / 10, 0, sp.Rational(1, 10)),
+            region("pos", [x >= 0], 0, 1 + x / 10, 0, sp.Rational(1, 10)))
+    P = problem(sp.Integer(0), Bl, gamma=sp.Rational(1, 100), Lambda=5, growth="linear")
+    assert "two_point_smooth" in failed(P, kc.Certificate("regions", regs, 1))
+
+
+def test_lemma_36_needs_its_hypotheses_and_its_inequality():
+    # Laplace, linear growth, the smooth sensitivity: (eta + gamma max(1, ln 1/delta), delta)
+    P = problem(F, B, log_density=LAPLACE, family="laplace", eta=sp.Rational(1, 2), gamma=sp.Rational(1, 10),
+                epsilon=1, delta=sp.Rational(1, 100), Lambda=sp.oo, growth="linear", bound_kind="smooth_sensitivity")
+    Bl = sp.Piecewise((1 + (-1 - x) / 10, x < -1), (1, x <= 1), (1 + (x - 1) / 10, True))
+    regs = (region("left", [x < -1], -1, 1 + (-1 - x) / 10, 0, sp.Rational(1, 10), (1, 1)),
+            region("mid", [x <= 1, sp.Not(x < -1)], x, 1, 1, 0, (2, 2)),
+            region("right", [sp.Not(x <= 1), sp.Not(x < -1)], 1, 1 + (x - 1) / 10, 0, sp.Rational(1, 10), (3, 3)))
+    P = dataclasses.replace(P, B=Bl)
+    cert = kc.Certificate("regions", regs, None, "lemma_3_6")
+    v = kc.check(P, cert)                        # 1/2 + 1/10 ln 100 = 0.96 <= 1
+    assert v.route == "regions+lemma_3_6"
+    tight = dataclasses.replace(P, delta=sp.Rational(1, 1000))        # 1/2 + ln(1000)/10 > 1
+    assert "lemma_3_6.epsilon" in failed(tight, cert)
+    wrong = dataclasses.replace(P, family="student_t")
+    assert "lemma_3_6.hypotheses" in failed(wrong, cert)
+
+
+def test_a_route_that_does_not_fit_the_mechanism_is_refused():
+    assert failed(problem(F, B), kc.Certificate("lemma_3_1", good_regions(), 1)) == {"route"}
+
+
+def test_only_the_kernel_makes_a_verified_certificate():
+    with pytest.raises(TypeError):
+        kc.Verified(sp.Integer(1), "regions", ())
+    # and the decision table certifies nothing without one
+    ev = kd.Evidence(within_claim=True, certificate_checks=("certified",), verified=None)
+    assert kd.decide(ev).verdict != "certified"
+    v = kc.check(problem(F, B), kc.Certificate("regions", good_regions(), sp.Rational(2, 3)))
+    assert kd.decide(kd.Evidence(within_claim=True, certificate_checks=("certified",), verified=v)).verdict == "certified"
+
+
+# -- gpaudit verify ---------------------------------------------------------------------------------
+
+CONFIG = """\
+    gpaudit: 1
+    name: clip
+    input: {dim: 1}
+    query:
+      kind: piecewise
+      pieces:
+        - {where: x < -1, value: -1}
+        - {where: x <= 1, value: x}
+        - {value: 1}
+    bound:
+      kind: piecewise
+      growth: exponential
+      gamma: 1/9
+      pieces:
+        - {where: x < -1, value: exp((x + 1)/9)}
+        - {where: x <= 1, value: 1}
+        - {value: exp((1 - x)/9)}
+    noise: {family: student_t, nu: 3, eta: 1/2}
+    claim: {epsilon: 1}
+    """
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    d = tmp_path_factory.mktemp("verify")
+    cfg = d / "clip.yaml"
+    cfg.write_text(textwrap.dedent(CONFIG))
+    out = d / "clip.json"
+    assert main(["check", str(cfg), "--json", str(out), "-q", "--effort", "quick"]) == 0
+    return cfg, out
+
+
+def _altered(report, tmp_path, change):
+    cfg, out = report
+    data = json.loads(out.read_text())
+    data = data[0] if isinstance(data, list) else data
+    change(data)
+    p = tmp_path / "altered.json"
+    p.write_text(json.dumps(data))
+    return str(p)
+
+
+def test_verify_accepts_the_certificate_check_wrote(report, capsys):
+    cfg, out = report
+    assert main(["verify", str(out)]) == 0
+    assert "verified" in capsys.readouterr().out
+
+
+def test_verify_refuses_an_altered_region_constant(report, tmp_path, capsys):
+    def lower(d):
+        r = next(r for r in d["certificate"]["regions"] if r["a"] == "1")
+        r["a"] = "9/10"
+    assert main(["verify", _altered(report, tmp_path, lower)]) == 1
+    assert "fails  cover[" in capsys.readouterr().out
+
+
+def test_verify_refuses_a_dropped_region(report, tmp_path, capsys):
+    def drop(d):
+        d["certificate"]["regions"] = d["certificate"]["regions"][1:]
+    assert main(["verify", _altered(report, tmp_path, drop)]) == 1
+
+
+def test_verify_bad_input_exits_2(report, tmp_path, capsys):
+    cfg, out = report
+    other = tmp_path / "other.yaml"
+    other.write_text(textwrap.dedent(CONFIG).replace("eta: 1/2", "eta: 1/3"))
+    assert main(["verify", str(out), str(other)]) == 2           # not the report's configuration
+    assert "config_sha256" in capsys.readouterr().err
+
+    def strip(d):
+        d.pop("certificate")
+    assert main(["verify", _altered(report, tmp_path, strip)]) == 2
+    assert "no certificate" in capsys.readouterr().err
+
+    def garble(d):
+        d["certificate"]["regions"][0]["conditions"] = ["x <<< 1"]
+    assert main(["verify", _altered(report, tmp_path, garble)]) == 2
+    assert "certificate.regions[0].conditions" in capsys.readouterr().err
+
+
+def test_a_cache_that_says_unsat_to_everything_certifies_nothing(tmp_path, monkeypatch):
+    """The proof stage may use a cache; the kernel never does.  A cache answering unsat to every
+    query makes the generator believe anything; the kernel still refuses a false claim."""
+    from gpaudit.kernel import z3door
+    real = z3door._solve
+
+    def planted(q, budget_ms, want_model, use_cache):
+        if use_cache:
+            return z3door.Answer(z3door.UNSAT, cached=True, reason="planted")
+        return real(q, budget_ms, want_model, use_cache)
+    monkeypatch.setattr(z3door, "_solve", planted)
+    monkeypatch.setattr(z3door, "set_ahead", lambda enabled: None, raising=False)
+    cfg = tmp_path / "small.yaml"
+    # the slope of f is 1 but B is 1/2: the claim eps = 1 is false (rate 2 with Laplace eta = 1)
+    cfg.write_text(textwrap.dedent(CONFIG).replace("- {where: x <= 1, value: 1}", "- {where: x <= 1, value: 1/2}")
+                   .replace("exp((x + 1)/9)}", "exp((x + 1)/9)/2}").replace("exp((1 - x)/9)}", "exp((1 - x)/9)/2}"))
+    from gpaudit import api
+    r = api.check(cfg, effort="quick", full_evidence=True)
+    assert r.verdict != "certified"
