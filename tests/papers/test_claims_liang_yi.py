@@ -12,12 +12,12 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
-from gpaudit.claims import liang_yi as ly
-from gpaudit.claims.families import StudentT
-from gpaudit.claims.model_bstar import model_bstar, with_model
-from gpaudit.claims.precision import rel_err
-from gpaudit.claims.rates import check_eps_formula, rate_sup
-from gpaudit.claims.runner import REGISTRY, SEVERITIES, Outcome, run_one
+from gpaudit.papers import liang_yi as ly
+from gpaudit.papers.paper_families import StudentT
+from gpaudit.papers.model_bstar import model_bstar, with_model
+from gpaudit.papers.precision import rel_err
+from gpaudit.papers.rates import check_eps_formula, rate_sup
+from gpaudit.papers.registry import REGISTRY, SEVERITIES, Outcome, run_one
 
 PAPER = Path("/work/shared/papers/liang-yi-smooth-sensitivity-geo-privacy.md")
 CLAIMS = {c.claim_id: c for c in REGISTRY if c.paper == "liang-yi"}
@@ -357,7 +357,7 @@ def test_the_family_rate_lemmas_are_also_checked_by_gpaudits_own_certificate():
     """Lemma 3.5's constant against certify.family_sup.enclose_rate (the enclosure `gpaudit check`
     certifies with): proved at a parameter set where it holds, not proved when the constant is cut
     by 10% (below the true rate there)."""
-    from gpaudit.claims.rates import certificate_note
+    from gpaudit.papers.rates import certificate_note
     ge = [(mp.mpf("0.1"), mp.mpf("0.5"))]
     good = certificate_note([StudentT(3)], ly.lemma35_eps, ge=ge)
     assert "at 1 of 1 parameter sets" in good and "every enclosure contains the grid value" in good

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from gpaudit.claims import liu, run_claims
+from gpaudit.papers import liu, run_claims
 
 PAPER = Path("/work/shared/papers/liu-wang-xia-smoothed-dp.md")
 

@@ -2,8 +2,8 @@
 Section 2.1, the epsilon formulas of Section 3.2, and the closed-form smooth sensitivities
 of Section 4 and Appendix C, each compared with an independent high-precision computation.
 The brute-force engines (two-point loss, exact Laplace hockey-stick, smooth sensitivity
-by search) live in :mod:`gpaudit.claims.rates`, :mod:`gpaudit.claims.hockey` and
-:mod:`gpaudit.claims.bstar`."""
+by search) live in :mod:`gpaudit.papers.rates`, :mod:`gpaudit.papers.paper_hockey` and
+:mod:`gpaudit.papers.bstar`."""
 from __future__ import annotations
 
 import math
@@ -16,15 +16,15 @@ import numpy as np
 
 from .bstar import PWL, smooth_sens_1d, smooth_sens_2d, smooth_sens_smooth
 from .closed_forms import closed_form_outcome, compare_closed_form, compare_ss_1d, ss_outcome
-from .families import GenCauchy, StudentT
-from .hockey import laplace_grid_sup
+from .paper_families import GenCauchy, StudentT
+from .paper_hockey import laplace_grid_sup
 from .model_bstar import model_bstar, with_model
 from .precision import rel_err
 from .quadrature import quad0inf, quad_line, quad_outcome
 from .rates import certificate_note, check_eps_formula, eps_outcome, logratio, rate_sup, two_point_sup
-from .runner import Outcome
-from .runner import claim as _register
-from .search import golden_max, scan_roots
+from .registry import Outcome
+from .registry import claim as _register
+from .paper_search import golden_max, scan_roots
 from .text import dec, wit
 
 P = "liang-yi"

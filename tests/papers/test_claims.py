@@ -1,4 +1,4 @@
-"""Tests of the research-validation registry (gpaudit.claims).
+"""Tests of the research-validation registry (gpaudit.papers).
 
 1. every registered claim runs (quick sweeps) and returns a valid verdict;
 2. every refuted claim's witness is recomputed here by an independent computation
@@ -19,13 +19,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from gpaudit.claims import PAPERS, REGISTRY, render_table, results_to_json, run_claims
-from gpaudit.claims import liang_yi as ly, liu, polyplace as pp
-from gpaudit.claims.bstar import PWL, smooth_sens_2d
-from gpaudit.claims.closed_forms import check_ss_1d
-from gpaudit.claims.families import GenCauchy, StudentT
-from gpaudit.claims.hockey import laplace_hs
-from gpaudit.claims.rates import rate_sup, two_point_sup
+from gpaudit.papers import PAPERS, REGISTRY, render_table, results_to_json, run_claims
+from gpaudit.papers import liang_yi as ly, liu, polyplace as pp
+from gpaudit.papers.bstar import PWL, smooth_sens_2d
+from gpaudit.papers.closed_forms import check_ss_1d
+from gpaudit.papers.paper_families import GenCauchy, StudentT
+from gpaudit.papers.paper_hockey import laplace_hs
+from gpaudit.papers.rates import rate_sup, two_point_sup
 
 
 
@@ -652,8 +652,8 @@ def test_registry_report_is_current():
     """reports/claims.json lists exactly the registered claims (regenerate when the registry changes)."""
     import json as _json
     from pathlib import Path
-    from gpaudit.claims import REGISTRY
-    path = Path(__file__).resolve().parents[1] / "reports" / "claims.json"
+    from gpaudit.papers import REGISTRY
+    path = Path(__file__).resolve().parents[2] / "reports" / "claims.json"
     data = _json.loads(path.read_text())
     ids = sorted((d["paper"], d["claim_id"]) for d in data)
     registered = sorted((c.paper, c.claim_id) for c in REGISTRY)

@@ -20,7 +20,7 @@ import mpmath as mp
 import numpy as np
 
 from .precision import mpq
-from .runner import Outcome, claim
+from .registry import Outcome, claim
 from .text import dec, wit
 
 P = "liu"

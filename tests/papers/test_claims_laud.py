@@ -17,8 +17,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from gpaudit.claims import REGISTRY, run_claims
-from gpaudit.claims import laud
+from gpaudit.papers import REGISTRY, run_claims
+from gpaudit.papers import laud
 
 PAPER = Path("/work/shared/papers/laud-pankova-pettai-derivative-sensitivity.md")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .runner import REGISTRY, ClaimResult, Outcome, run
+from .registry import REGISTRY, ClaimResult, Outcome, run
 from . import liang_yi, polyplace, laud, liu  # noqa: F401  (registration side effects)
 
 PAPERS: dict[str, str] = {

@@ -16,8 +16,8 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
-from gpaudit.claims import run_claims
-from gpaudit.claims import polyplace as pp
+from gpaudit.papers import run_claims
+from gpaudit.papers import polyplace as pp
 
 PAPER = Path("/work/shared/papers/hladik-tetek-polyplace.md")
 METHODS = {"proof", "exact", "enclosure", "exhaustive", "adversarial", "sweep"}

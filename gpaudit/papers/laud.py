@@ -13,11 +13,12 @@ from itertools import product
 import mpmath as mp
 import numpy as np
 
-from .families import GenCauchy
-from .hockey import laplace_hs
+from .paper_families import GenCauchy
+from .paper_hockey import laplace_hs
 from .rates import rate_sup, two_point_sup
-from .runner import Outcome, claim
+from .registry import Outcome, claim
 from .text import dec, wit
+from .z3calls import BUDGET_MS, z3_check
 
 P = "laud"
 NRS = ("Nissim, Raskhodnikova & Smith, 'Smooth sensitivity and sampling in private data analysis', STOC 2007 "
@@ -54,16 +55,12 @@ _Q = {
 # --------------------------------------------------------------------------------------
 # shared exact tools (z3 / sympy), local to this module
 # --------------------------------------------------------------------------------------
-def z3_valid(hyps, goal, timeout_ms: int = 20000):
+def z3_valid(hyps, goal, timeout_ms: int = BUDGET_MS):
     """Is ``hyps -> goal`` valid over the reals?  Returns (valid, status, model-or-None):
     valid iff z3 proves ``hyps and not goal`` unsat; a sat answer comes with a countermodel."""
     import z3
-    s = z3.Solver()
-    s.set("timeout", timeout_ms)
-    s.add(*hyps)
-    s.add(z3.Not(goal))
-    r = s.check()
-    return r == z3.unsat, str(r), (s.model() if r == z3.sat else None)
+    r, model = z3_check(*hyps, z3.Not(goal), budget_ms=timeout_ms)
+    return r == z3.unsat, str(r), model
 
 
 def _zmax(xs):
