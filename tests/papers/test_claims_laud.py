@@ -56,7 +56,7 @@ def test_every_claim_has_quote_reading_method_and_grade(results):
         if r.verdict == "verified":
             assert r.severity is None, cid
         else:
-            assert r.severity in ("error", "minor", "typo", "imprecise"), cid
+            assert r.severity in ("error", "minor", "typo"), cid
             assert r.witness, cid
         if r.severity == "typo":
             assert r.intended and "verified" in r.intended, cid
@@ -98,7 +98,7 @@ EXPECTED = {
     "Sec 7.2 (xi = 10 q_s, 78%)": ("verified", None),
     "Sec 7.2 (GS noise 10x smaller)": ("refuted", "minor"),
     "Table 4 (%noise, rows with q_m = q_i)": ("verified", None),
-    "Table 4 (%noise, rows with q_m != q_i)": ("refuted", "error"),
+    "Table 4 (%noise, rows with q_m != q_i)": ("refuted", "minor"),
     "App. C.3.2 (Bernoulli example)": ("verified", None),
     "Fact 12 (smooth upper bound, as printed)": ("refuted", "typo"),
     "Lemma 17 (bound 2, as printed)": ("refuted", "typo"),
