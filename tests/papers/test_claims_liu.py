@@ -489,3 +489,25 @@ def test_step1_bounds_and_mutation():
     # the ratio bound, and a mutated '>= 1 - h/(2 H)' fails somewhere
     assert all(P1.get(h, 0) / w >= 1 - F(h, H1) for h, w in P0.items())
     assert any(P1.get(h, 0) / w < 1 - F(h, 2 * H1) for h, w in P0.items())
+
+
+# --------------------------------------------------------------------------------------
+# |X| up to 100: Lemma 2's counterexample and the large-alphabet adversarial search
+# --------------------------------------------------------------------------------------
+def test_lemma2_counterexample_at_x_100_by_separate_code(results):
+    """X_i in {0, 1} -> point mass at a, X_i = j >= 2 -> point mass at b_j: the adversary is certain when
+    X_i >= 2, so u = 1, while the pair x = x_-i u {0}, x' = x_-i u {1} has d + d' = 0."""
+    rows = [{"a": 1.0}, {"a": 1.0}] + [{f"b{j}": 1.0} for j in range(2, 100)]
+    assert _utility(rows, 2 / 3) == 1.0
+    r = results["Lemma 2 (|X| >= 3, Eq. (3) utility)"]
+    assert (r.verdict, r.severity) == ("refuted", "error") and "1 at |X| = 100" in r.evidence
+
+
+def test_large_alphabet_search_is_strong_enough_to_refute_a_halved_lemma1():
+    """At |X| = 100 the search finds mechanisms with u > delta (u/(2 delta) > 1/2, exact), so a Lemma 1 with
+    delta in place of 2 delta would be refuted; Lemma 1 itself (u <= 2 delta) holds on every candidate."""
+    with mp.workdps(50):
+        best, (rows, E), runs = liu._adversarial_large(liu._lemma1_np, liu._lemma1_exact, [100], 3, [Fraction(2)],
+                                                       200, 5, n_random=5)
+    assert len(rows) == 100 and runs >= 4
+    assert Fraction(1, 2) < best <= 1
