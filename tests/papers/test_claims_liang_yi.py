@@ -394,3 +394,31 @@ def test_kde_lemmas_counted_once_each():
                                                            "gives it (no extra factor l_z)"]
     assert not any(x.holds for x in r.readings)
     assert "not the extra factor l_z" in r.evidence and "interior pair" in r.evidence
+
+
+# --------------------------------------------------------------------------------------
+# Lemmas 3.1, 3.2: B* is the smallest g-smooth upper bound
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("cid", ["Lemma 3.1", "Lemma 3.2"])
+def test_bstar_lemmas_proved(cid):
+    r = res(cid)
+    assert (r.verdict, r.method) == ("verified", "proof") and "unsat" in r.evidence and "NOT" not in r.evidence
+
+
+def test_bstar_lemmas_mutations_fail_the_same_checks():
+    """Known-bad inputs: with a growth function that is not submultiplicative (g_0(d) = 1 + d^2: g_0(2) = 5 >
+    g_0(1)^2 = 4) B* is not a g-smooth upper bound on some finite space; B* lowered by 1% at one point violates
+    Definition 8; B* itself passes (written out here on a 3-point line)."""
+    bad = 0
+    for D, L, G in ly._finite_spaces(100, 7, lambda d: 1 + d * d):
+        bad += ly.smooth_upper_bound_violation(ly.bstar_finite(L, G), L, G) > 0
+    assert bad > 0
+    # 3 points 0, 1, 2 on a line, L = (0, 1, 0), g_L with gamma = 1: B* = (1/2, 1, 1/2)
+    D = [[Fraction(abs(i - j)) for j in range(3)] for i in range(3)]
+    G = [[1 + d for d in row] for row in D]
+    L = [Fraction(0), Fraction(1), Fraction(0)]
+    star = ly.bstar_finite(L, G)
+    assert star == [Fraction(1, 2), Fraction(1), Fraction(1, 2)]
+    assert ly.smooth_upper_bound_violation(star, L, G) <= 0
+    lowered = [star[0] * Fraction(99, 100)] + star[1:]
+    assert ly.smooth_upper_bound_violation(lowered, L, G) > 0
