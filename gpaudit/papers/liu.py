@@ -1289,3 +1289,142 @@ def step1(quick):
     return Outcome("verified" if ok else "refuted", ev, method="exhaustive",
                    witness=None if ok else {k: dec(v) if not isinstance(v, str) else v for k, v in bad.items()},
                    severity=None if ok else "error")
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 1, Propositions 4 and 6: exact finite worlds (every database of X^n, rational mechanisms)
+# --------------------------------------------------------------------------------------
+_Q.update({
+    "thm1": "Theorem 1 (DP in $\\delta_{\\epsilon, \\mathcal{M}}(x)$). *Mechanism $\\mathcal{M} : \\mathcal{X}^n \\rightarrow \\mathcal{A}$ is (ϵ, δ) -differentially private if and only if,* ... $$\\max_{x \\in \\mathcal{X}^n} \\left(\\delta_{\\epsilon, \\mathcal{M}}(x) \\right) \\leq \\delta.$$",
+    "prop4": "Proposition 4 (Post-processing). *Let $\\mathcal{M} : \\mathcal{X}^n \\rightarrow \\mathcal{A}$ be a (ϵ, δ, Π) -smoothed DP mechanism. For any $f : \\mathcal{A} \\rightarrow \\mathcal{A}'$ (which can also be randomized), $f \\circ \\mathcal{M} : \\mathcal{X}^n \\rightarrow \\mathcal{A}'$ is also (ϵ, δ, Π) -smoothed DP.*",
+    "prop6": "To simplify notation, we let $f(\\pi)$ be the distribution of $f(X)$ where $X \\sim \\pi$. ... Proposition 6 (Pre-processing for deterministic functions). *Let $f : \\mathcal{X}^n \\rightarrow \\tilde{\\mathcal{X}}^n$ be a deterministic function and $\\mathcal{M} : \\mathcal{X}^n \\rightarrow \\mathcal{A}$ be a randomized mechanism. Then, $\\mathcal{M} \\circ f : \\mathcal{X}^n \\rightarrow \\mathcal{A}$ is (ϵ, δ, Π) -smoothed DP if \\mathcal{M} is $(\\epsilon, \\delta, f(\\Pi))$ -smoothed DP.*",
+})
+
+
+def _rand_dist(rng, k):
+    v = rng.integers(0, 6, k)
+    v[int(rng.integers(0, k))] += 1
+    return {a: Fraction(int(c), int(v.sum())) for a, c in enumerate(v) if c}
+
+
+def _world(rng, k, n, outs):
+    """Every database of {0..k-1}^n with a random rational output distribution over `outs` outputs."""
+    return {x: _rand_dist(rng, outs) for x in product(range(k), repeat=n)}
+
+
+def _neighbours(x, k):
+    return [x[:i] + (v,) + x[i + 1:] for i in range(len(x)) for v in range(k) if v != x[i]]
+
+
+def db_delta(M, x, k, E):
+    """delta_{eps,M}(x) of Definition 2 (both directions, every neighbour), exact."""
+    return max([0] + [max(hs_discrete(M[x], M[y], E), hs_discrete(M[y], M[x], E)) for y in _neighbours(x, k)])
+
+
+def smoothed_delta(M, k, n, pis, E):
+    """max over pi in Pi^n (product of per-record distributions from pis) of E_x[delta(x)], exact."""
+    per = {x: db_delta(M, x, k, E) for x in M}
+    best = Fraction(0)
+    for choice in product(pis, repeat=n):
+        tot = sum(per[x] * math.prod(choice[i].get(x[i], 0) for i in range(n)) for x in M)
+        best = max(best, tot)
+    return best
+
+
+@claim(P, "Theorem 1", "M is (eps, delta)-DP iff max_x delta_{eps,M}(x) <= delta", sweep=False, quote=_Q["thm1"],
+       reading="For every finite X, n, mechanism and eps: the least delta for which M is (eps, delta)-DP (Definition 1: "
+               "Pr[M(x) in S] <= e^eps Pr[M(x') in S] + delta for every neighbouring pair and event) equals "
+               "max_x delta_{eps,M}(x) (Definition 2), which is the 'iff' for every delta.")
+def thm1(quick):
+    rng = np.random.default_rng(101)
+    n_worlds, mism = 0, 0
+    for _ in range(10 if quick else 60):
+        k, n, outs = int(rng.integers(2, 4)), int(rng.integers(1, 3)), int(rng.integers(2, 4))
+        E = Fraction(int(rng.integers(1, 5)), int(rng.integers(1, 3)))
+        E = max(E, Fraction(1))
+        M = _world(rng, k, n, outs)
+        dp = max([0] + [hs_discrete(M[x], M[y], E) for x in M for y in _neighbours(x, k)])  # least DP delta
+        mx = max(db_delta(M, x, k, E) for x in M)
+        mism += dp != mx
+        n_worlds += 1
+    ok = mism == 0
+    ev = (f"proof: for finite outputs max_S Pr[M(x) in S] - e^eps Pr[M(x') in S] = sum_a (p(a) - e^eps q(a))^+ (the "
+          f"hockey-stick divergence), so the least DP delta is the max of this over ordered neighbouring pairs, and "
+          f"max_x delta_eps(x) is the max over the same ordered pairs (each x with its neighbours, both directions) and "
+          f"0. Exact check: {n_worlds} random rational mechanisms on every database of X^n (|X| in 2..3, n in 1..2, "
+          f"2..3 outputs, rational e^eps >= 1): the two maxima differ in {mism}")
+    return Outcome("verified" if ok else "unknown", ev, method="proof")
+
+
+@claim(P, "Proposition 4 (post-processing)", "f o M is (eps, delta, Pi)-smoothed DP when M is, for every (randomized) f",
+       sweep=False, quote=_Q["prop4"],
+       reading="For every mechanism M, every randomized map K from outputs to outputs (a stochastic matrix) and every x: "
+               "delta_{eps,K o M}(x) <= delta_{eps,M}(x) (the hockey-stick divergence is an f-divergence, f(t) = "
+               "(t - e^eps)^+ convex, so it contracts under K); the smoothed delta, an expectation of delta(x), follows.")
+def prop4(quick):
+    rng = np.random.default_rng(104)
+    worst, worst_s, cases = None, None, 0
+    for _ in range(10 if quick else 50):
+        k, n, outs, outs2 = int(rng.integers(2, 4)), int(rng.integers(1, 3)), int(rng.integers(2, 4)), int(rng.integers(2, 4))
+        E = max(Fraction(int(rng.integers(1, 5)), int(rng.integers(1, 3))), Fraction(1))
+        M = _world(rng, k, n, outs)
+        K = {a: _rand_dist(rng, outs2) for a in range(outs)}
+        KM = {x: {b: sum(M[x].get(a, 0) * K[a].get(b, 0) for a in range(outs)) for b in range(outs2)} for x in M}
+        for x in M:
+            v = db_delta(KM, x, k, E) - db_delta(M, x, k, E)
+            worst = v if worst is None else max(worst, v)
+        pis = [_rand_dist(rng, k), _rand_dist(rng, k)]
+        s = smoothed_delta(KM, k, n, pis, E) - smoothed_delta(M, k, n, pis, E)
+        worst_s = s if worst_s is None else max(worst_s, s)
+        cases += 1
+    ok = worst <= 0 and worst_s <= 0
+    ev = (f"exact rationals, {cases} random worlds (every database of X^n, |X| in 2..3, n in 1..2, random rational M and "
+          f"post-processing K, e^eps >= 1 rational): max [delta_{{K o M}}(x) - delta_M(x)] = {dec(worst, 6)}, and of the "
+          f"smoothed deltas (Pi of 2 random distributions) {dec(worst_s, 6)}, both <= 0, as the data-processing "
+          f"inequality of the hockey-stick divergence gives")
+    return Outcome("verified" if ok else "unknown", ev, method="sweep")
+
+
+@claim(P, "Proposition 6 (pre-processing)", "M o f is (eps, delta, Pi)-smoothed DP if M is (eps, delta, f(Pi))-smoothed DP, "
+       "f a deterministic per-record map", sweep=False, quote=_Q["prop6"],
+       reading="f applied to each record (f : X -> X~, so that f(pi), 'the distribution of f(X) where X ~ pi', is defined): "
+               "then neighbours map to databases differing in at most one entry, delta_{M o f}(x) <= delta_M(f(x)) for "
+               "every x, and the smoothed delta of M o f under Pi is at most that of M under f(Pi). Also considered: f "
+               "acting on whole databases X^n -> X~^n, as the signature reads.")
+def prop6(quick):
+    from .readings import Reading
+    rng = np.random.default_rng(106)
+    worst, worst_s, cases = None, None, 0
+    for _ in range(10 if quick else 40):
+        k, kt, n, outs = int(rng.integers(2, 4)), int(rng.integers(2, 4)), int(rng.integers(1, 3)), int(rng.integers(2, 4))
+        E = max(Fraction(int(rng.integers(1, 5)), int(rng.integers(1, 3))), Fraction(1))
+        f = [int(v) for v in rng.integers(0, kt, k)]            # a per-record map X -> X~
+        M = _world(rng, kt, n, outs)                             # a mechanism on X~^n
+        Mf = {x: M[tuple(f[v] for v in x)] for x in product(range(k), repeat=n)}
+        for x in Mf:
+            v = db_delta(Mf, x, k, E) - db_delta(M, tuple(f[v] for v in x), kt, E)
+            worst = v if worst is None else max(worst, v)
+        pis = [_rand_dist(rng, k), _rand_dist(rng, k)]
+        fpis = [{b: sum(p for a, p in pi.items() if f[a] == b) for b in range(kt)} for pi in pis]
+        s = smoothed_delta(Mf, k, n, pis, E) - smoothed_delta(M, kt, n, fpis, E)
+        worst_s = s if worst_s is None else max(worst_s, s)
+        cases += 1
+    ok = worst <= 0 and worst_s <= 0
+    # the whole-database reading: f(x1, x2) = (x1, x1) maps the neighbours (0,0), (1,0) to (0,0), (1,1), two entries apart
+    E = Fraction(2)
+    M2 = {a: {int(sum(a) >= 2): Fraction(1)} for a in product(range(2), repeat=2)}
+    Mf2 = {x: M2[(x[0], x[0])] for x in product(range(2), repeat=2)}
+    whole = (db_delta(Mf2, (0, 0), 2, E), db_delta(M2, (0, 0), 2, E))
+    readings = [
+        Reading("f a per-record map X -> X~ (the only kind for which f(Pi), defined through f(X) with X ~ pi, exists)",
+                ok, f"exact: delta_{{M o f}}(x) <= delta_M(f(x)) at every database of {cases} random worlds, and the "
+                    f"smoothed deltas under Pi and f(Pi) in the same order"),
+        Reading("f any map of whole databases X^n -> X~^n", whole[0] <= whole[1], reasonable=False,
+                why=f"f(x1, x2) = (x1, x1) and M(a) = [a1 + a2 >= 2]: delta_{{M o f}}((0,0)) = {whole[0]} > "
+                    f"delta_M(f((0,0))) = {whole[1]} (the proof's 'f(x) and f(x') will not have more than one different "
+                    f"entries' fails); set aside because f(Pi) is undefined for such f"),
+    ]
+    ev = (f"per-record f, exact rationals on {cases} random worlds (|X|, |X~| in 2..3, n in 1..2, random rational M on "
+          f"X~^n, rational e^eps >= 1): max [delta_{{M o f}}(x) - delta_M(f(x))] = {dec(worst, 6)}, and of the smoothed "
+          f"deltas (Pi of 2 random distributions against f(Pi)) {dec(worst_s, 6)}, both <= 0")
+    return Outcome("verified" if ok else "unknown", ev, method="sweep", readings=readings)

@@ -67,6 +67,9 @@ EXPECTED = {
     "Proposition 5 (composition)": ("verified", None, "sweep"),
     "Sec. 1 worst case (delta ~ 1, utility ~ 1)": ("verified", None, "exact"),
     "Theorem 3 proof, Step 1 (d(H,H') <= P[h_i > (1-e^-eps) H_i])": ("verified", None, "exhaustive"),
+    "Theorem 1": ("verified", None, "proof"),
+    "Proposition 4 (post-processing)": ("verified", None, "sweep"),
+    "Proposition 6 (pre-processing)": ("verified", None, "sweep"),
 }
 
 
@@ -511,3 +514,34 @@ def test_large_alphabet_search_is_strong_enough_to_refute_a_halved_lemma1():
                                                        200, 5, n_random=5)
     assert len(rows) == 100 and runs >= 4
     assert Fraction(1, 2) < best <= 1
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 1, Propositions 4 and 6 on exact finite worlds
+# --------------------------------------------------------------------------------------
+def test_theorem1_on_a_one_sided_mechanism():
+    """M((0)) = (1/2, 1/2), M((1)) = (1, 0), e^eps = 2: HS(M(1) || M(0)) = 0 but HS(M(0) || M(1)) = 1/2, so the
+    least DP delta is 1/2, and delta((1)) of Definition 2 is 1/2 too (its second direction), as Theorem 1 needs."""
+    F = Fraction
+    M = {(0,): {0: F(1, 2), 1: F(1, 2)}, (1,): {0: F(1)}}
+    E = F(2)
+    assert liu.hs_discrete(M[(1,)], M[(0,)], E) == 0 and liu.hs_discrete(M[(0,)], M[(1,)], E) == F(1, 2)
+    assert liu.db_delta(M, (1,), 2, E) == F(1, 2) == max(liu.db_delta(M, x, 2, E) for x in M)
+
+
+def test_prop6_whole_database_map_breaks_the_per_database_step():
+    """f(x1, x2) = (x1, x1): neighbours (0,0), (1,0) map to (0,0), (1,1); M(a) = [a1 + a2 >= 2] never separates
+    one-entry neighbours of (0,0) but separates (0,0) from (1,1): the per-record reading is needed."""
+    F = Fraction
+    M = {a: {int(sum(a) >= 2): F(1)} for a in product(range(2), repeat=2)}
+    Mf = {x: M[(x[0], x[0])] for x in product(range(2), repeat=2)}
+    assert liu.db_delta(M, (0, 0), 2, F(2)) == 0 and liu.db_delta(Mf, (0, 0), 2, F(2)) == 1
+
+
+def test_prop4_postprocessing_by_separate_code():
+    """A 2-database world with a randomized post-processing K, hockey-stick sums written out here."""
+    p, q = np.array([0.7, 0.2, 0.1]), np.array([0.1, 0.3, 0.6])
+    K = np.array([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]])
+    E = 1.5
+    hs = lambda a, b: np.maximum(0, a - E * b).sum()
+    assert max(hs(p @ K, q @ K), hs(q @ K, p @ K)) <= max(hs(p, q), hs(q, p)) + 1e-15
