@@ -1833,7 +1833,7 @@ def _reduction_check(kind, quick):
     f0 = (lambda r: mp.exp(-(r - 1) ** 2)) if kind == "radial" else mp.sin
     gs = [lambda d: mp.exp(mp.mpf("0.7") * d), lambda d: 1 + mp.mpf("0.7") * d]
     with mp.workdps(40):
-        for _ in range(150 if quick else 800):
+        for _ in range(150 if quick else 400):
             d = int(rng.choice([2, 3, 5]))
             vec = lambda: mp.matrix([mp.mpf(float(v)) for v in rng.normal(0, 2, d)])
             x, z, w, a = vec(), vec(), vec(), vec()
