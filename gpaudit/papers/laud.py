@@ -16,6 +16,7 @@ import numpy as np
 from .paper_families import GenCauchy
 from .paper_hockey import laplace_hs
 from .rates import rate_sup, two_point_sup
+from .readings import Reading
 from .registry import Outcome, claim
 from .text import dec, wit
 from .z3calls import BUDGET_MS, z3_check
@@ -1526,7 +1527,6 @@ def lemma3(quick):
        reading="x|y (concatenation) in both right-hand sides, as the statement's own 'where x|y denotes concatenation' "
                "and the proof's final lines have it (the extraction shows x); also considered: x alone, as printed")
 def lemma13(quick):
-    from .readings import Reading
     rng = np.random.default_rng(13)
     worst, eq_gap, n = mp.mpf(-1), mp.mpf(0), 0
     with mp.workdps(40):
@@ -1568,7 +1568,6 @@ def lemma13(quick):
                "and alpha_i^p is |alpha_i|^p, as in the l_p norm's definition (the paper writes its l_p sums without "
                "absolute values, e.g. in Lemma 13's proof); also considered: signed alpha_i^p")
 def lemma14(quick):
-    from .readings import Reading
     rng = np.random.default_rng(14)
     worst, n = mp.mpf(0), 0
     with mp.workdps(40):
@@ -1603,7 +1602,6 @@ def lemma14(quick):
                "bound between magnitudes, |df/dx_i| <= |df_i/dx_i|, the form in which it bounds derivative sensitivities; "
                "also considered: the signed bound for decreasing f_i")
 def lemma16(quick):
-    from .readings import Reading
     rng = np.random.default_rng(16)
     worst_eq, worst_bd, n = mp.mpf(0), mp.mpf(-1), 0
     with mp.workdps(40):

@@ -22,6 +22,7 @@ from .model_bstar import model_bstar, with_model
 from .precision import rel_err
 from .quadrature import quad0inf, quad_line, quad_outcome
 from .rates import certificate_note, check_eps_formula, eps_outcome, logratio, rate_sup, two_point_sup
+from .readings import Reading
 from .registry import Outcome
 from .registry import claim as _register
 from .paper_search import golden_max, scan_roots
@@ -379,7 +380,6 @@ def remark_gc_eps(g, e, fam):
 @claim(P, "Remark after Lemma 3.5 (GenCauchy theta=1 constant)",
        "with GenCauchy(0,1,p>1,1): eps = (p-1) gamma + (p-1)^((p-1)/p) eta")
 def remark35_gc(quick):
-    from .readings import Reading
     fams = [GenCauchy(p, 1) for p in [mp.mpf("1.5"), 2, 4]]
     w, a, n = check_eps_formula(fams, remark_gc_eps, two_point=False,
                                 ge=[(mp.mpf(1), mp.mpf("0.1")), (mp.mpf("0.1"), mp.mpf("0.5"))])
@@ -506,7 +506,6 @@ SEC413_CHOICE = dict(nu=4, eps=Fraction(1), eta=Fraction(2, 5), gamma=Fraction(1
        "eps-GP is achieved with T_nu(0, B*/eta), for appropriately chosen gamma > 0, nu > 2 and eta <= 2 sqrt(nu)/(nu+1) eps")
 def sec413(quick):
     from ..certify.family_sup import enclose_rate
-    from .readings import Reading
 
     eps = mp.mpf(1)
     # (1) the existential reading: a suitable (gamma, nu, eta) exists -- exhibited and proved: the arb enclosure of
@@ -781,7 +780,6 @@ def table1_var(quick):
     b = Df / eps
     var = 2 * mp.quad(lambda y: y * y * mp.exp(-y / b) / (2 * b), [0, b, 10 * b, mp.inf]) / n
     claimed = Df ** 2 / (eps ** 2 * n)
-    from .readings import Reading
     const = ratio.is_number and ratio > 0  # a constant factor, independent of n, eps, Delta
     readings = [
         Reading("up to a constant factor, the convention of the table's Variance row: its fourth column, with a generic "
@@ -1296,7 +1294,6 @@ def _kde_readings(pts, forms):
 
 
 def _kde_verdict(results, witness, what, defect, readings_text, cond):
-    from .readings import Reading
     readings = [Reading(readings_text[label], ok, (f"max rel. diff {dec(w, 4)} over {n} points" if ok else
                                                     f"max rel. diff {dec(w, 4)} over {n} points; {defect[label]}"))
                 for label, ok, w, first, n in results]
@@ -1861,27 +1858,30 @@ def _reduction_check(kind, quick):
     return worst, n
 
 
+_REDUCTION_TEXT = {
+    "radial": ("(x, t, z, w)", "||z_L - t|| = ||z - t||, ||w_L - t|| = ||w - t||, ||w_L - z_L|| <= ||w - z||, ||z_L - x|| <= "
+               "||z - x|| (the reverse triangle inequality)", "f_0(r) = e^(-(r-1)^2) (not monotone)"),
+    "ridge": ("(x, beta, z, w)", "phi(z_c) = phi(z), phi(w_a) = phi(w), ||w_a - z_c|| <= ||w - z|| and ||z_c - x|| <= "
+              "||z - x|| (Cauchy-Schwarz)", "f_0 = sin"),
+}
+
+
+def _reduction_outcome(kind, quick):
+    worst, n = _reduction_check(kind, quick)
+    pts, facts, f0 = _REDUCTION_TEXT[kind]
+    return Outcome("verified" if worst <= mp.mpf(10) ** -30 else "unknown",
+                   f"the proof's construction checked at 40 digits on {n} random {pts} in R^d, d in {{2,3,5}}: {facts}, "
+                   f"and the objective with {f0} under g_E and g_L (gamma = 0.7) does not decrease: max violation "
+                   f"{dec(worst, 3)}. The values of f are kept exactly, so this holds for every f_0", method="sweep")
+
+
 @claim(P, "Lemma 4.5", "radial f (f = f_0(||x - t||)): B*(x) is attained (as a sup) by pairs on the line through x and t",
        sweep=True)
 def lemma45(quick):
-    worst, n = _reduction_check("radial", quick)
-    ok = worst <= mp.mpf(10) ** -30
-    return Outcome("verified" if ok else "unknown",
-                   f"the proof's construction checked at 40 digits on {n} random (x, t, z, w) in R^d, d in {{2,3,5}}: "
-                   f"||z_L - t|| = ||z - t||, ||w_L - t|| = ||w - t||, ||w_L - z_L|| <= ||w - z||, ||z_L - x|| <= "
-                   f"||z - x|| (the reverse triangle inequality), and the objective with f_0(r) = e^(-(r-1)^2) (not "
-                   f"monotone) under g_E and g_L (gamma = 0.7) does not decrease: max violation {dec(worst, 3)}. The values "
-                   f"of f are kept exactly, so this holds for every f_0", method="sweep")
+    return _reduction_outcome("radial", quick)
 
 
 @claim(P, "Lemma 4.8", "ridge f (f = f_0(beta_0 + <beta, x>)): B*(x) is attained (as a sup) by pairs on the line x + R beta",
        sweep=True)
 def lemma48(quick):
-    worst, n = _reduction_check("ridge", quick)
-    ok = worst <= mp.mpf(10) ** -30
-    return Outcome("verified" if ok else "unknown",
-                   f"the proof's construction checked at 40 digits on {n} random (x, beta, z, w) in R^d, d in {{2,3,5}}: "
-                   f"phi(z_c) = phi(z), phi(w_a) = phi(w), ||w_a - z_c|| <= ||w - z|| and ||z_c - x|| <= ||z - x|| "
-                   f"(Cauchy-Schwarz), and the objective with f_0 = sin under g_E and g_L (gamma = 0.7) does not decrease: "
-                   f"max violation {dec(worst, 3)}. The values of f are kept exactly, so this holds for every f_0",
-                   method="sweep")
+    return _reduction_outcome("ridge", quick)

@@ -20,6 +20,7 @@ import mpmath as mp
 import numpy as np
 
 from .precision import mpq
+from .readings import Reading
 from .registry import Outcome, claim
 from .text import dec, wit
 
@@ -387,7 +388,6 @@ def lemma2_strict(quick):
                "given pair x, x' differing in entry i; checked for |X| = 3 with '<=' (the strictness is graded in "
                "'Lemma 2 / Lemma 10 / Cor. 3 (strict inequality)').")
 def lemma2_general(quick):
-    from .readings import Reading
     F = Fraction
     E = F(2)
     M0, M1, M2 = {"a": F(1)}, {"a": F(1)}, {"b": F(1)}  # M(x_-i u {0}) = M(x_-i u {1}) = point at a; {2} -> point at b
@@ -1069,7 +1069,6 @@ def prop7(quick):
                "(= eta when eta n is an integer), at eps = 0 and at every eps. Also considered: delta = eta exactly for "
                "every n.")
 def table1(quick):
-    from .readings import Reading
     F = Fraction
     rows, const_ok = [], True
     for n, T in ([(12, 3), (12, 5)] if quick else [(12, 3), (12, 5), (15, 7), (20, 10)]):
@@ -1163,7 +1162,6 @@ def hn_dp_eps(n, T, eps):
                "is small)'): its exact pure-DP epsilon (max log-likelihood ratio over neighbours and all outputs) is <= "
                "eta eps there. Also considered: for every eps > 0.")
 def table1_noise(quick):
-    from .readings import Reading
     rows = []
     cfgs = [(10, 2)] if quick else [(10, 2), (10, 5)]
     for n, T in cfgs:
@@ -1392,7 +1390,6 @@ def prop4(quick):
                "every x, and the smoothed delta of M o f under Pi is at most that of M under f(Pi). Also considered: f "
                "acting on whole databases X^n -> X~^n, as the signature reads.")
 def prop6(quick):
-    from .readings import Reading
     rng = np.random.default_rng(106)
     worst, worst_s, cases = None, None, 0
     for _ in range(10 if quick else 40):

@@ -13,6 +13,7 @@ from .paper_families import GenCauchy, PolyPlaceFam, StudentT
 from .paper_hockey import laplace_hs
 from .precision import rel_err
 from .rates import rate_sup, two_point_sup
+from .readings import Reading
 from .registry import Outcome, claim
 from .text import dec, wit
 from .z3calls import z3_check, z3_unsat
@@ -708,7 +709,6 @@ def lemma15_f2(quick):
                "term 2 SS^2/eps^2, with which the sentence compares it.")
 def remark_laplace_var(quick):
     import sympy as sp
-    from .readings import Reading
     y, b, ss, eps = sp.symbols("y b SS epsilon", positive=True)
     var = sp.simplify(2 * sp.integrate(y ** 2 * sp.exp(-y / b) / (2 * b), (y, 0, sp.oo)))
     scaled = sp.simplify(var.subs(b, ss / eps))
