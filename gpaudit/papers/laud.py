@@ -1489,7 +1489,7 @@ def lemma3(quick):
     rng = np.random.default_rng(3)
     worst_gap, worst_over, n = mp.mpf(0), mp.mpf(-1), 0
     with mp.workdps(40):
-        for _ in range(20 if quick else 100):
+        for _ in range(20 if quick else 50):
             d = int(rng.integers(1, 5))
             g = [mp.mpf(float(v)) for v in rng.normal(0, 2, d)]
             for p in _P_VALUES:
@@ -1530,7 +1530,7 @@ def lemma13(quick):
     rng = np.random.default_rng(13)
     worst, eq_gap, n = mp.mpf(-1), mp.mpf(0), 0
     with mp.workdps(40):
-        for _ in range(40 if quick else 200):
+        for _ in range(40 if quick else 80):
             k, m = int(rng.integers(1, 4)), int(rng.integers(1, 4))
             x, y, z = ([mp.mpf(float(a)) for a in rng.normal(0, 2, s)] for s in (k, m, m))
             for p in _P_VALUES:
@@ -1571,7 +1571,7 @@ def lemma14(quick):
     rng = np.random.default_rng(14)
     worst, n = mp.mpf(0), 0
     with mp.workdps(40):
-        for _ in range(40 if quick else 200):
+        for _ in range(40 if quick else 100):
             k, m = int(rng.integers(1, 4)), int(rng.integers(0, 3))
             a = [mp.mpf(float(v)) for v in rng.normal(0, 2, k)]
             x = mp.mpf(float(rng.normal(0, 3)))
@@ -1605,7 +1605,7 @@ def lemma16(quick):
     rng = np.random.default_rng(16)
     worst_eq, worst_bd, n = mp.mpf(0), mp.mpf(-1), 0
     with mp.workdps(40):
-        for _ in range(30 if quick else 150):
+        for _ in range(30 if quick else 60):
             k = int(rng.integers(1, 4))
             # f_i(t) = c_i exp(s_i t) + d_i > 0, any sign of s_i (increasing or decreasing)
             c, s, dd = rng.uniform(0.2, 2, k), rng.normal(0, 1, k), rng.uniform(0.1, 1, k)

@@ -1344,7 +1344,7 @@ def lemma47_s1_roots(h, g):
     phi1 = lambda cw: h / (2 * cw ** 2) * (-g + mp.sqrt(g ** 2 + 4 * cw ** 2 / h ** 2))
     phi0 = lambda cw, lz: mp.exp(-lz ** 2 / 2) - (1 + lz ** 2 * (cw - 1) * cw) * mp.exp(-cw ** 2 * lz ** 2 / 2)
     F = lambda cw: phi0(cw, phi1(cw))
-    roots = scan_roots(F, mp.mpf("0.002"), 10, 3000) + scan_roots(F, -10, mp.mpf("-0.002"), 3000)
+    roots = scan_roots(F, mp.mpf("0.002"), 10, 1500) + scan_roots(F, -10, mp.mpf("-0.002"), 1500)
     return [r for r in roots if abs(r - 1) > mp.mpf(10) ** -6]
 
 
@@ -1787,7 +1787,7 @@ def lemma32(quick):
     _, s32 = _bstar_steps_z3()
     n = proved = 0
     for gamma in (Fraction(1, 3), Fraction(2)):
-        for D, L, G in _finite_spaces(8 if quick else 40, 32, _g_L(gamma)):
+        for D, L, G in _finite_spaces(8 if quick else 20, 32, _g_L(gamma)):
             Bs = z3.Reals(" ".join(f"B{i}" for i in range(len(L))))
             star = bstar_finite(L, G)
             cons = [Bs[x] >= L[x] for x in range(len(L))]
