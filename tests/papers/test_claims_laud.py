@@ -112,6 +112,7 @@ EXPECTED = {
     "Lemma 13": ("verified", None),
     "Lemma 14": ("verified", None),
     "Lemma 16": ("verified", None),
+    "Lemma 5(b)": ("verified", None),
     "Proposition 18 (triangle inequality of d_DP)": ("verified", None),
     "App. C.3.2 (group privacy under Definition 1)": ("verified", None),
     "Sec 4.3 (n-ship example: smooth bound c(u))": ("verified", None),
@@ -513,3 +514,15 @@ def test_lemma13_and_14_and_16_readings(results):
     F = lambda t: _np_pnorm([2 - t, 1.0], 2)
     dF = (F(1 + h) - F(1 - h)) / (2 * h)
     assert dF > -1 and abs(dF) <= 1
+
+
+def test_lemma5b_product_norm_by_separate_code():
+    """V = (R^2, l_2) x R with the l_1 combination: DS is ||(||g1||_2, |g2|)||_oo; dense directions (numpy) reach it
+    and never exceed it. The known-bad variant (the l_1 combination's own norm, not its dual) is exceeded."""
+    g1, g2 = np.array([3.0, 4.0]), 2.0  # ||g1||_2 = 5
+    rng = np.random.default_rng(1)
+    H = rng.normal(size=(200000, 3))
+    norms = np.linalg.norm(H[:, :2], axis=1) + np.abs(H[:, 2])
+    vals = (H[:, :2] @ g1 + H[:, 2] * g2) / norms
+    assert vals.max() <= 5 + 1e-12 and vals.max() > 4.99
+    assert vals.max() < 5 + 2  # not ||(5, 2)||_1 = 7
