@@ -133,6 +133,17 @@ def render_markdown(results: list[ClaimResult]) -> str:
                 ev = "under the reading: " + "; ".join(cell(x.text) for x in held) + ". " + ev
             out.append(f"| {cell(r.claim_id)} | {verdict_cell(r)} | {r.severity or ''} | {cell(r.statement)} | {ev} |")
         out.append("")
+    read = [r for r in results if r.verdict == "verified" and len(r.readings) > 1]
+    if read:
+        out += ["## Claims that hold under a stated reading", "",
+                "Each of these was read in more than one way; it holds under the first reading listed as holding.", ""]
+        for r in read:
+            out += [f"### [{r.paper}] {r.claim_id}", "", cell(r.statement), ""]
+            if r.quote:
+                out += [f"> {cell(r.quote)}", ""]
+            out.append(f"Checked by: {r.checked_by}. Readings considered:")
+            out += [f"- {x.label}: {cell(x.text)} ({cell(x.why)})" for x in r.readings]
+            out.append("")
     refuted = [r for r in results if r.verdict == "refuted"]
     if refuted:
         out += ["## Refutations and their witnesses", ""]

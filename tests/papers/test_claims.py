@@ -626,7 +626,10 @@ def test_claims_cli_writes_table_json_and_markdown(tmp_path, capsys):
     assert "| claim | verdict |" in text
     assert all(d["claim_id"].split("|")[0].strip() in text.replace("\\|", "|") for d in data)
     refuted = [d for d in data if d["verdict"] == "refuted"]
-    assert refuted and text.count("### [liu]") == len(refuted)
+    refutations = text[text.index("## Refutations and their witnesses"):]
+    assert refuted and refutations.count("### [liu]") == len(refuted)
+    read = [d for d in data if d["verdict"] == "verified" and len(d["readings"]) > 1]
+    assert text.count("### [liu]") == len(refuted) + len(read)
     assert main(["claims", "--paper", "nosuch"]) == 2
 
 
@@ -683,6 +686,9 @@ def test_markdown_says_holds_and_how_it_was_checked():
     md = render_markdown([run_one(c)])
     assert "**holds** (checked by: proof)" in md and "under the reading: per unit SS^2" in md
     assert "**verified**" not in md
+    # the readings of a claim that holds under one of several are listed, with the one set aside
+    section = md[md.index("## Claims that hold under a stated reading"):]
+    assert "- holds: per unit SS^2" in section and "- fails: for every SS" in section
 
 
 # --------------------------------------------------------------------------------------
