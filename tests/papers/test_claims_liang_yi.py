@@ -443,3 +443,13 @@ def test_dimension_reduction_by_separate_code():
     assert bad > 0
     for cid in ("Lemma 4.5", "Lemma 4.8"):
         assert res(cid).verdict == "verified"
+
+
+def test_gencauchy_constant_proof_and_a_wrong_constant():
+    """The Beta-integral proof holds; the same identity rejects the constant without its factor p (known-bad)."""
+    import sympy as sp
+    assert all(ly.beta_integral_proof())
+    p, th = sp.symbols("p theta", positive=True)
+    wrong = sp.gamma(th) / (2 * sp.gamma(1 / p) * sp.gamma(th - 1 / p))
+    assert sp.simplify(sp.gammasimp(wrong * 2 * sp.gamma(1 / p) * sp.gamma(th - 1 / p) / sp.gamma(th) / p - 1)) != 0
+    assert res("Sec 2.1 (GenCauchy constant)").method == "proof"
