@@ -453,3 +453,14 @@ def test_gencauchy_constant_proof_and_a_wrong_constant():
     wrong = sp.gamma(th) / (2 * sp.gamma(1 / p) * sp.gamma(th - 1 / p))
     assert sp.simplify(sp.gammasimp(wrong * 2 * sp.gamma(1 / p) * sp.gamma(th - 1 / p) / sp.gamma(th) / p - 1)) != 0
     assert res("Sec 2.1 (GenCauchy constant)").method == "proof"
+
+
+def test_student_t_constant_and_variance_proof():
+    assert all(ly.student_t_proof())
+    assert res("Sec 2.1 (Student-t constant and variance)").method == "proof"
+    # known-bad: the variance nu/(nu-1) is rejected by the same Beta identity
+    import sympy as sp
+    nu = sp.symbols("nu", positive=True)
+    c = sp.gamma((nu + 1) / 2) / (sp.sqrt(sp.pi) * sp.gamma(nu / 2))
+    B = sp.gamma(sp.Rational(3, 2)) * sp.gamma(nu / 2 - 1) / sp.gamma((nu + 1) / 2)
+    assert sp.simplify(sp.gammasimp(c * nu * B - nu / (nu - 1))) != 0
