@@ -762,7 +762,7 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_claims(args) -> int:
-    from .claims import PAPERS, render_markdown, render_table, results_to_json, run_claims
+    from .papers import PAPERS, render_markdown, render_table, results_to_json, run_claims
     from .report.json_report import write_json_atomic
 
     if args.paper and args.paper not in PAPERS:

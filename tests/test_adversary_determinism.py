@@ -76,7 +76,7 @@ print('hypothesis' in sys.modules)
 
 _MANY = """
 import hypothesis, scipy.stats, sympy
-import gpaudit.report, gpaudit.claims, gpaudit.prove, gpaudit.certify, gpaudit.cli, gpaudit.api
+import gpaudit.report, gpaudit.papers, gpaudit.prove, gpaudit.certify, gpaudit.cli, gpaudit.api
 import gpaudit.kernel, gpaudit.audit.run, gpaudit.audit.hockey
 """
 
@@ -103,7 +103,7 @@ def test_cli_witness_is_reproducible_and_writes_no_hypothesis_dir(tmp_path):
     runs = [
         [sys.executable, "-m", "gpaudit", "check", str(LARGE_GAMMA), "--seed", "0", "--json", str(tmp_path / "a.json")],
         [sys.executable, "-c",
-         "import sys, gpaudit.report, gpaudit.claims, gpaudit.prove; from gpaudit.cli import main; "
+         "import sys, gpaudit.report, gpaudit.papers, gpaudit.prove; from gpaudit.cli import main; "
          f"sys.exit(main(['check', {str(LARGE_GAMMA)!r}, '--seed', '0', '--json', {str(tmp_path / 'b.json')!r}]))"],
     ]
     for cmd in runs:

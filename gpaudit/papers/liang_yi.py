@@ -2,8 +2,8 @@
 Section 2.1, the epsilon formulas of Section 3.2, and the closed-form smooth sensitivities
 of Section 4 and Appendix C, each compared with an independent high-precision computation.
 The brute-force engines (two-point loss, exact Laplace hockey-stick, smooth sensitivity
-by search) live in :mod:`gpaudit.claims.rates`, :mod:`gpaudit.claims.hockey` and
-:mod:`gpaudit.claims.bstar`."""
+by search) live in :mod:`gpaudit.papers.rates`, :mod:`gpaudit.papers.paper_hockey` and
+:mod:`gpaudit.papers.bstar`."""
 from __future__ import annotations
 
 import math
@@ -16,15 +16,16 @@ import numpy as np
 
 from .bstar import PWL, smooth_sens_1d, smooth_sens_2d, smooth_sens_smooth
 from .closed_forms import closed_form_outcome, compare_closed_form, compare_ss_1d, ss_outcome
-from .families import GenCauchy, StudentT
-from .hockey import laplace_grid_sup
+from .paper_families import GenCauchy, StudentT
+from .paper_hockey import laplace_grid_sup
 from .model_bstar import model_bstar, with_model
 from .precision import rel_err
 from .quadrature import quad0inf, quad_line, quad_outcome
 from .rates import certificate_note, check_eps_formula, eps_outcome, logratio, rate_sup, two_point_sup
-from .runner import Outcome
-from .runner import claim as _register
-from .search import golden_max, scan_roots
+from .readings import Reading
+from .registry import Outcome
+from .registry import claim as _register
+from .paper_search import golden_max, scan_roots
 from .text import dec, wit
 
 P = "liang-yi"
@@ -87,10 +88,11 @@ QUOTES: dict[str, tuple[str, str, str | None]] = {
         "DP neighbours as for Lemma 2.2(1); exact Laplace hockey-stick divergence at level e^eps <= delta", NRS),
     "Sec 4.1.3 (Student-t calibration)": (
         r"By Lemma 3.3, ε -GP is achieved if each user i sends $M_\nu(x_i) := f_\tau(x_i) + Z_i$, where $Z_i \sim \mathcal{T}_\nu(0, \frac{B^*(x_i)}{\eta})$, for appropriately chosen $\gamma > 0$, $\nu > 2$ and $\eta \leq \frac{2\sqrt{\nu}}{\nu+1}\varepsilon$.",
-        "natural reading: for nu > 2 and every eta < 2 sqrt(nu)/(nu+1) eps there is a gamma > 0 (Lemma 3.5: any "
-        "gamma <= (eps - (nu+1)/(2 sqrt nu) eta)/nu) making M_nu eps-GP; the eta bound is the gamma -> 0 limit of "
-        "Lemma 3.5's budget. Literal reading: also at the boundary eta = 2 sqrt(nu)/(nu+1) eps, where no gamma > 0 "
-        "is appropriate. Both are checked", None),
+        "existential, as written: gamma, nu and eta are 'appropriately chosen', so the sentence says a choice with "
+        "gamma > 0, nu > 2 and eta <= 2 sqrt(nu)/(nu+1) eps making M_nu eps-GP exists; checked by exhibiting one and "
+        "proving it with gpaudit's certificate enclosure. Also checked: every eta strictly below the bound admits a "
+        "gamma > 0 (Lemma 3.5's budget), and the boundary eta, where no gamma > 0 works (not what the sentence says)",
+        None),
     "Claim 3.4": (
         r"For $c > 1$, the function $\phi_c : \mathbb{R}_{\geq 0} \rightarrow \mathbb{R}_{\geq 0}$ defined by $\phi_c(z) := \ln(1 + z^c)$ satisfies $\forall z : |\phi'_c(z)| \leq (c-1)^{\frac{c-1}{c}}$.",
         "sup_{z >= 0} c z^(c-1)/(1+z^c) = (c-1)^((c-1)/c) for every c > 1 (the bound and its tightness)", None),
@@ -111,7 +113,7 @@ QUOTES: dict[str, tuple[str, str, str | None]] = {
         "the closed form of H equals the integral for q >= 0, and the printed F is the cdf of GenCauchy(0,1,4,1) "
         "(limits 0 and 1, F' = the pdf sqrt(2)/(pi (1+q^4)))", None),
     "Sec 1 / Table 1 (Laplace-based variances)": (
-        r"This leads to an unbiased estimator of $\frac{1}{n} \sum_i f(x_i)$ with variance $1/(\varepsilon^2 n)$.",
+        r"This leads to an unbiased estimator of $\frac{1}{n} \sum_i f(x_i)$ with variance $1/(\varepsilon^2 n)$. [...] Both achieve the same variance $\Theta(\frac{1}{\varepsilon^2 n})$ up to a constant-factor difference.",
         "Table 1 ('Variance' row: Delta_f^2/(eps^2 n) for f(x_i)+Lap(Delta_f/eps), K_f^2/(eps^2 n) for the K_f "
         "column) and Section 1 (1/(eps^2 n) with Delta_f = 1): the variance of the mean of n iid "
         "Lap(0, Delta_f/eps) noises; Var Lap(b) = 2 b^2 gives 2 Delta_f^2/(eps^2 n)", None),
@@ -134,20 +136,15 @@ QUOTES: dict[str, tuple[str, str, str | None]] = {
     "Claim 4.4": (
         r"Then $|\kappa_t(x) - \kappa_t(x')| \leq \frac{e^{-1/2}}{h} |x - x'|$ for all $x, x' \in \mathbb{R}$.",
         "the Lipschitz bound holds and e^{-1/2}/h is the sup of |kappa'|", None),
-    "Lemma 4.6 (as printed)": (
-        r"we have for $x \neq t$, the g_E -smooth sensitivity",
-        "the printed closed form (S_1, S_2, S_3, phi_0, phi_1 exactly as printed) equals B*(x) = sup_{w != z} "
-        "|kappa(w)-kappa(z)|/|w-z| e^{-gamma|x-z|}", None),
-    "Lemma 4.6 (typos corrected)": (
-        r"\phi_0 : (c_w, c_z) &\mapsto e^{-c_w^2 c^2/2} - (1 + c^2(c_w - c_z)c_w) e^{-c_w^2 c^2/2},",
-        "Lemma 4.6 read charitably: phi_0's first exponent is -c_z^2 c^2/2 (as in App. A.5 eq. (2)) and the S_2 "
-        "candidate uses e^{-c^2/2}; the corrected closed form is compared with the true B*(x)", None),
-    "Lemma 4.7 (as printed)": (
-        r"we have for $x = t$, the g_E -smooth sensitivity",
-        "the printed closed form of B*(t) equals sup_{w != z} |kappa(w)-kappa(z)|/|w-z| e^{-gamma|t-z|}", None),
-    "Lemma 4.7 (S_1 term as derived)": (
-        r"\left| \frac{a(1+a) l_z^2 e^{-(1+a)^2 l_z^2/2}}{a l_z h} \right| e^{-\gamma l_z h} = \left| \frac{(1+a) l_z e^{-(1+a)^2 l_z^2/2}}{h} e^{-\gamma l_z h} \right|.",
-        "Lemma 4.7 with the S_1 term as its own derivation in App. A.4 gives it (no extra factor l_z)", None),
+    "Lemma 4.6": (
+        r"we have for $x \neq t$, the g_E -smooth sensitivity [...] \phi_0 : (c_w, c_z) &\mapsto e^{-c_w^2 c^2/2} - (1 + c^2(c_w - c_z)c_w) e^{-c_w^2 c^2/2},",
+        "the closed form equals B*(x) = sup_{w != z} |kappa(w)-kappa(z)|/|w-z| e^{-gamma|x-z|} for x != t; two "
+        "readings: as printed (S_1, S_2, S_3, phi_0, phi_1 exactly as printed), and with the two evident typos "
+        "corrected (phi_0's first exponent -c_z^2 c^2/2 as in App. A.5 eq. (2), e^{-c^2/2} in the S_2 candidate)", None),
+    "Lemma 4.7": (
+        r"we have for $x = t$, the g_E -smooth sensitivity [...] \left| \frac{a(1+a) l_z^2 e^{-(1+a)^2 l_z^2/2}}{a l_z h} \right| e^{-\gamma l_z h} = \left| \frac{(1+a) l_z e^{-(1+a)^2 l_z^2/2}}{h} e^{-\gamma l_z h} \right|.",
+        "the closed form of B*(t) equals sup_{w != z} |kappa(w)-kappa(z)|/|w-z| e^{-gamma|t-z|}; two readings: as "
+        "printed, and with the S_1 term as App. A.4 derives it (no extra factor l_z)", None),
 }
 
 
@@ -155,7 +152,7 @@ QUOTES: dict[str, tuple[str, str, str | None]] = {
 # itself does not set them
 META: dict[str, tuple[str, str | None, str | None]] = {
     "Remark after Lemma 3.5 (numbers)": ("exact", None, None),
-    "Remark after Lemma 3.5 (GenCauchy theta=1 constant)": ("exact", "error", None),
+    "Remark after Lemma 3.5 (GenCauchy theta=1 constant)": ("exact", "minor", None),
     "Lemma 3.6": ("sweep", None, None),
     "Lemma 2.2(1)": ("sweep", None, None),
     "Lemma 2.2(2)": ("sweep", None, None),
@@ -165,10 +162,8 @@ META: dict[str, tuple[str, str | None, str | None]] = {
     "App. C.1 (sampler)": ("sweep", None, None),
     "Sec 4.1.1 (noise-a-priori MSE)": ("sweep", None, None),
     "Claim 4.4": ("sweep", None, None),
-    "Lemma 4.6 (as printed)": ("adversarial", "error", None),
-    "Lemma 4.6 (typos corrected)": ("adversarial", "error", None),
-    "Lemma 4.7 (as printed)": ("adversarial", "error", None),
-    "Lemma 4.7 (S_1 term as derived)": ("adversarial", "error", None),
+    "Lemma 4.6": ("adversarial", "error", None),
+    "Lemma 4.7": ("adversarial", "error", None),
 }
 
 
@@ -245,13 +240,35 @@ def _laplace_moments_sympy():
     return mass == 1 and m1 == 0 and sp.simplify(m2 - 2 * b ** 2) == 0 and h.subs(y, -y) == h
 
 
+@lru_cache(maxsize=None)
+def beta_integral_proof():
+    """sympy: int_0^oo u^(a-1) (1+u)^(-(a+b)) du = Gamma(a) Gamma(b)/Gamma(a+b) for a, b > 0 (symbols declared
+    positive, so the convergence conditions hold), and the substitution u = z^p (z = u^(1/p), dz = (1/p) u^(1/p - 1)
+    du) turns int_0^oo (1+z^p)^-theta dz into (1/p) B(1/p, theta - 1/p): with c_{p,theta}, 2 x that is 1 exactly
+    (gammasimp).  Returns (beta integral ok, substitution ok, normalisation ok)."""
+    import sympy as sp
+    u, a, b, p, th = sp.symbols("u a b p theta", positive=True)
+    beta = sp.integrate(u ** (a - 1) * (1 + u) ** (-(a + b)), (u, 0, sp.oo), conds="none")
+    beta_ok = sp.simplify(sp.gammasimp(beta - sp.gamma(a) * sp.gamma(b) / sp.gamma(a + b))) == 0
+    z = u ** (1 / p)
+    subst_ok = sp.simplify((1 + z ** p) ** (-th) * sp.diff(z, u) - u ** (1 / p - 1) * (1 + u) ** (-th) / p) == 0
+    c = p * sp.gamma(th) / (2 * sp.gamma(1 / p) * sp.gamma(th - 1 / p))
+    norm_ok = sp.simplify(sp.gammasimp(c * 2 * (sp.gamma(1 / p) * sp.gamma(th - 1 / p) / sp.gamma(th)) / p - 1)) == 0
+    return beta_ok, subst_ok, norm_ok
+
+
 @claim(P, "Sec 2.1 (GenCauchy constant)",
        "c_{p,theta} = p Gamma(theta) / (2 Gamma(1/p) Gamma(theta - 1/p)) normalises (1+|z|^p)^-theta")
 def gencauchy_const(quick):
     grid = [("0.5", 3), ("1.2", 1), (2, 1), (3, 1), (4, 1), (2, "1.5"), ("7.5", 2), (4, "0.4")]
     worst = max(rel_err(gc_const(p, th) * 2 * quad0inf(lambda z: (1 + z ** mp.mpf(p)) ** (-mp.mpf(th))), 1) for p, th in grid)
-    return _m(quad_outcome(worst, f"quad (z = e^s substitution, 50 digits) for (p,theta) in {grid}",
-                           cond="the pdf display writes c_{beta,theta}; read c_{p,theta}"), "sweep")
+    proof = beta_integral_proof()
+    out = quad_outcome(worst, f"proof (sympy): the Beta integral int_0^oo u^(a-1)(1+u)^-(a+b) du = B(a, b) for a, b > 0 "
+                              f"({proof[0]}), the substitution u = z^p ({proof[1]}) with a = 1/p, b = theta - 1/p (> 0 "
+                              f"exactly when p theta > 1), and c_(p,theta) x 2 B(1/p, theta - 1/p)/p = 1 ({proof[2]}); "
+                              f"corroborated by quad (z = e^s substitution, 50 digits) for (p,theta) in {grid}",
+                       cond="the pdf display writes c_{beta,theta}; read c_{p,theta}")
+    return _m(out, "proof" if all(proof) else "sweep")
 
 
 @claim(P, "Sec 2.1 (GenCauchy p=4 variance)", "for p = 4 and theta = 1, Var(Z) = 1")
@@ -282,7 +299,33 @@ def student_const_var(quick):
         worst = max(worst, rel_err(2 * quad0inf(h), 1))
         if nu > 2:
             worst = max(worst, rel_err(2 * quad0inf(lambda y: y * y * h(y)), tau ** 2 * nu / (nu - 2)))
-    return _m(quad_outcome(worst, "quad (50 digits), nu in {0.5,1,2.5,3,5,30}, tau in {0.7,2}"), "sweep")
+    proof = student_t_proof()
+    return _m(quad_outcome(worst, f"proof (sympy): with u = t^2/nu both integrals are Beta integrals (proved for symbolic "
+                                  f"a, b > 0 in 'Sec 2.1 (GenCauchy constant)'): the normaliser 2 int_0^oo "
+                                  f"(1+t^2/nu)^-((nu+1)/2) dt = sqrt(nu) B(1/2, nu/2) and c_nu sqrt(nu) B(1/2, nu/2)/sqrt(nu) "
+                                  f"= 1 ({proof[0]}); the second moment is nu^(3/2) B(3/2, nu/2 - 1) (b > 0 iff nu > 2) and "
+                                  f"c_nu nu B(3/2, nu/2 - 1) = nu/(nu-2) ({proof[1]}); substitutions checked ({proof[2]}); "
+                                  f"corroborated by quad (50 digits), nu in {{0.5,1,2.5,3,5,30}}, tau in {{0.7,2}}"),
+              "proof" if all(proof) and all(beta_integral_proof()) else "sweep")
+
+
+@lru_cache(maxsize=None)
+def student_t_proof():
+    """sympy: (normalisation, variance, substitutions) of the Student-t density with tau = 1 (tau scales out:
+    the density is (1/tau) h(y/tau), so the variance is tau^2 times the tau = 1 one)."""
+    import sympy as sp
+    nu, u = sp.symbols("nu u", positive=True)
+    B = lambda a, b: sp.gamma(a) * sp.gamma(b) / sp.gamma(a + b)
+    c = sp.gamma((nu + 1) / 2) / (sp.sqrt(sp.pi) * sp.gamma(nu / 2))
+    norm_ok = sp.simplify(sp.gammasimp(c / sp.sqrt(nu) * sp.sqrt(nu) * B(sp.Rational(1, 2), nu / 2) - 1)) == 0
+    var_ok = sp.simplify(sp.gammasimp(c / sp.sqrt(nu) * nu ** sp.Rational(3, 2) * B(sp.Rational(3, 2), nu / 2 - 1)
+                                      - nu / (nu - 2))) == 0
+    t = sp.sqrt(nu * u)  # t >= 0 half of the symmetric integrals, dt = sqrt(nu)/(2 sqrt(u)) du
+    dens = (1 + t ** 2 / nu) ** (-(nu + 1) / 2)
+    sub_norm = sp.simplify(2 * dens * sp.diff(t, u) - sp.sqrt(nu) * u ** (-sp.Rational(1, 2)) * (1 + u) ** (-(nu + 1) / 2)) == 0
+    sub_var = sp.simplify(2 * t ** 2 * dens * sp.diff(t, u)
+                          - nu ** sp.Rational(3, 2) * u ** sp.Rational(1, 2) * (1 + u) ** (-(nu + 1) / 2)) == 0
+    return norm_ok, var_ok, sub_norm and sub_var
 
 
 @claim(P, "Sec 2.1 (GenCauchy = Student-t)",
@@ -390,20 +433,46 @@ def remark35_gc(quick):
                                 ge=[(mp.mpf(1), mp.mpf("0.1")), (mp.mpf("0.1"), mp.mpf("0.5"))])
     if w <= 1:
         return eps_outcome(w, a, n, "p in {1.5,2,4}")
+    # p >= 2: the remark is Lemma 3.3 at theta = 1 (max(1, p-1) = p-1), which the registry verifies
+    # 1 < p < 2: not too small everywhere -- the exact worst case at the remark's own example (gamma, eta)
+    g0, e0 = mp.mpf("0.1"), mp.mpf("0.5")
+    mid = []
+    for p in (mp.mpf("1.7"), mp.mpf("1.9")):
+        fam = GenCauchy(p, 1)
+        true, _ = rate_sup(fam, g0, e0)
+        mid.append((p, true / remark_gc_eps(g0, e0, fam)))
     # concrete witness: f = 0, B(x) = e^{gamma x}, x = 0, x' = 1: the output y = 0 has density
     # ratio b'/b = e^gamma, i.e. loss gamma * d, against the remark's ((p-1)gamma + ...) d.
     p, g, e = mp.mpf(3) / 2, mp.mpf(1), mp.mpf(1) / 10
     fam = GenCauchy(p, 1)
     loss = -logratio(fam, 0, mp.e ** g, 0)  # ln p_x(0) - ln p_x'(0) with b' = e b  ->  ln(b'/b)
     claimed = remark_gc_eps(g, e, fam)
-    return Outcome("refuted", f"for p >= 2 the remark coincides with Lemma 3.3 (verified); for 1 < p < 2, which the remark "
-                              f"explicitly includes (p > 1), the scale term needs max(1, p-1) gamma (Lemma 3.3), not (p-1) gamma, "
-                              f"and the stated eps is too small for every gamma > 0, under GP and under DP (dist_H, d = 1) alike; "
-                              f"two-point witness: f = 0, B(x) = exp(gamma x), x = 0, x' = 1, output y = 0 gives "
-                              f"|ln ratio| = ln(B(1)/B(0)) = gamma; grid max true/claimed = {dec(w, 5)}",
+    mid_txt = ", ".join(f"p = {dec(q, 2)}: {dec(r, 3)}" for q, r in mid)
+    readings = [
+        Reading("for every p > 1 (the remark's own range) and every gamma, eta > 0", False,
+                f"p = 1.5, gamma = 1, eta = 0.1: the two-point loss at distance 1 is gamma = {dec(abs(loss), 6)} > "
+                f"claimed {dec(claimed, 6)} (the witness is a pair at distance 1, so the DP reading with dist_H fails too)"),
+        Reading("as the specialisation of Lemma 3.3 to theta = 1 that the remark announces ('In particular, here we "
+                "have'): that would be max(1, p-1) gamma + (p-1)^((p-1)/p) eta, which the printed (p-1) gamma is only "
+                "for p >= 2", False,
+                "for 1 < p < 2 the printed value is below Lemma 3.3's whenever gamma > 0; it fails where the scale "
+                "term dominates (the witness) and holds where the shift term does (at the remark's example gamma = "
+                f"0.1, eta = 0.5 the exact worst case is {mid_txt} of the claim)"),
+    ]
+    return Outcome("refuted",
+                   f"for p >= 2 the remark coincides with Lemma 3.3 at theta = 1 (verified). For 1 < p < 2, which the "
+                   f"remark explicitly includes (p > 1), the scale term needs max(1, p-1) gamma (Lemma 3.3), not "
+                   f"(p-1) gamma: the stated eps is too small when gamma is large against eta (two-point witness: "
+                   f"f = 0, B(x) = exp(gamma x), x = 0, x' = 1, output y = 0 gives |ln ratio| = ln(B(1)/B(0)) = gamma; "
+                   f"grid max true/claimed = {dec(w, 5)}), but not for every gamma: at gamma = 0.1, eta = 0.5 the exact "
+                   f"worst-case loss rate is {mid_txt} of the claim. Severity minor: the lemma it specialises is "
+                   f"right, the remark is right for p >= 2, and its point (smaller constants than NRS's (p+1) gamma + "
+                   f"(p+1) eta) stands with max(1, p-1) gamma",
                    witness=wit(p=p, theta=1, gamma=g, eta=e, x=0, x_prime=1, y=0, B_x=1, B_x_prime=mp.e,
                                loss=abs(loss), claimed_eps_times_d=claimed),
-                   condition="p >= 2 (then max(1, p-1) = p-1 and the remark agrees with Lemma 3.3)")
+                   condition="p >= 2 (then max(1, p-1) = p-1 and the remark agrees with Lemma 3.3), or max(1, p-1) gamma "
+                             "in place of (p-1) gamma",
+                   readings=readings)
 
 
 def _laplace_gl_sup(g, e, delta, d, eps=None):
@@ -476,12 +545,32 @@ def lemma22_2(quick):
                    witness=None if ok else {k: dec(v) for k, v in warg.items()})
 
 
+# Sec 4.1.3's choice exhibited: nu = 4, eps = 1, eta = 2/5 (half the bound 2 sqrt(nu)/(nu+1) eps = 4/5) and
+# gamma = 1/8 = (eps - (nu+1)/(2 sqrt nu) eta)/nu, Lemma 3.5's budget with equality
+SEC413_CHOICE = dict(nu=4, eps=Fraction(1), eta=Fraction(2, 5), gamma=Fraction(1, 8))
+
+
 @claim(P, "Sec 4.1.3 (Student-t calibration)",
-       "eps-GP is achieved with T_nu(0, B*/eta), nu > 2, suitable gamma > 0 and eta <= 2 sqrt(nu)/(nu+1) eps")
+       "eps-GP is achieved with T_nu(0, B*/eta), for appropriately chosen gamma > 0, nu > 2 and eta <= 2 sqrt(nu)/(nu+1) eps")
 def sec413(quick):
+    from ..certify.family_sup import enclose_rate
+
     eps = mp.mpf(1)
-    # (1) natural reading: eta < 2 sqrt(nu)/(nu+1) eps and gamma = (eps - (nu+1)/(2 sqrt nu) eta)/nu > 0 (the
-    # Lemma 3.5 budget) -- the true worst-case local loss rate must stay <= eps
+    # (1) the existential reading: a suitable (gamma, nu, eta) exists -- exhibited and proved: the arb enclosure of
+    # the local rate sup_u [eta|psi| + gamma|1 + u psi|] (the certificate's local argument, gpaudit's own code on the
+    # model's Student-t family) is <= eps, so M_nu is eps-GP for every f with B* its g_E-smooth sensitivity
+    ch = SEC413_CHOICE
+    nu_c = ch["nu"]
+    bound = Fraction(2 * 2, nu_c + 1) * ch["eps"]  # 2 sqrt(4)/(4+1) eps
+    budget = nu_c * ch["gamma"] + Fraction(nu_c + 1, 2 * 2) * ch["eta"]  # Lemma 3.5 with sqrt(4) = 2
+    fam_c = StudentT(nu_c)
+    enc = enclose_rate(fam_c.model, ch["eta"], ch["gamma"])
+    grid_rate, _ = rate_sup(fam_c, mp.mpf(ch["gamma"].numerator) / ch["gamma"].denominator,
+                            mp.mpf(ch["eta"].numerator) / ch["eta"].denominator)
+    exhibit_ok = (ch["eta"] <= bound and budget <= ch["eps"] and enc.upper <= mp.mpf(ch["eps"].numerator) / ch["eps"].denominator
+                  and enc.lower - mp.mpf(10) ** -8 <= grid_rate <= enc.upper + mp.mpf(10) ** -8)
+    # (2) for nu > 2 and every eta < 2 sqrt(nu)/(nu+1) eps some gamma > 0 works (gamma from Lemma 3.5's budget):
+    # the true worst-case local loss rate stays <= eps (sweep)
     nat_worst, nat_arg, n_nat = mp.mpf(-1), None, 0
     for nu in ([3] if quick else [mp.mpf("2.5"), 3, 5]):
         nu = mp.mpf(nu)
@@ -492,44 +581,44 @@ def sec413(quick):
             n_nat += 1
             if rate / eps > nat_worst:
                 nat_worst, nat_arg = rate / eps, (nu, frac, g)
-    # (2) the citation: Lemma 3.3 applied to T_nu = GenCauchy(p = 2, theta = (nu+1)/2) at scale sqrt(nu) B/eta
+    nat_ok = nat_worst <= 1 + mp.mpf(10) ** -10
+    # (3) the citation: Lemma 3.3 applied to T_nu = GenCauchy(p = 2, theta = (nu+1)/2) at scale sqrt(nu) B/eta
     # (eta' = eta/sqrt(nu)) gives the same budget as Lemma 3.5 for nu >= 1
     import sympy as sp
     nu_s, g_s, e_s = sp.symbols("nu gamma eta", positive=True)
     l33 = sp.Max(g_s, (2 * (nu_s + 1) / 2 - 1) * g_s) + 1 * (nu_s + 1) / 2 * e_s / sp.sqrt(nu_s)
     l35 = nu_s * g_s + (nu_s + 1) / (2 * sp.sqrt(nu_s)) * e_s
     same = sp.simplify((l33 - l35).subs(sp.Max(g_s, nu_s * g_s), nu_s * g_s)) == 0
-    # (3) literal reading at the boundary eta = 2 sqrt(nu)/(nu+1) eps: no gamma > 0 is appropriate
+    # (4) every eta up to and including the bound, for some gamma > 0: fails at the boundary
     nu, g = 3, mp.mpf(1) / 100
-    eta = 2 * mp.sqrt(nu) / (nu + 1) * eps
-    fam = StudentT(nu)
-    rate, u = rate_sup(fam, g, eta)
-    d = mp.mpf("1e-3")
-    val, arg = two_point_sup(fam, g * d, lambda r: eta * d * min(1, r), n_rho=5, n_shift=5, n_y=20001)
-    nat_ok = nat_worst <= 1 + mp.mpf(10) ** -10 and same
+    eta_b = 2 * mp.sqrt(nu) / (nu + 1) * eps
+    rate_b, _ = rate_sup(StudentT(nu), g, eta_b)
     nat_grid = ("nu = 3, eta/eta_max in {0.5,0.99}" if quick else "nu in {2.5,3,5}, eta/eta_max in {0.1,0.5,0.9,0.99}")
-    nat_ev = (f"natural reading (eta < 2 sqrt(nu)/(nu+1) eps, gamma = (eps - (nu+1) eta/(2 sqrt nu))/nu > 0): true local "
-              f"loss rate <= eps at {n_nat} settings ({nat_grid}); max "
-              f"rate/eps = {dec(nat_worst, 8)}; it follows from Lemma 3.5 (verified). The citation of Lemma 3.3 gives the "
-              f"same budget via the coincidence T_nu = GenCauchy(2, (nu+1)/2) of Sec 2.1 (sympy: "
-              f"{'identical' if same else 'NOT identical'}), so it is harmless")
-    if rate <= eps:
-        return Outcome("verified" if nat_ok else "unknown", f"boundary local rate {dec(rate)} <= eps; " + nat_ev,
-                       method="sweep")
-    return Outcome("refuted",
-                   f"literal reading only: with eta = 2 sqrt(nu)/(nu+1) eps the shift term alone reaches eps "
-                   f"(sup|psi| = (nu+1)/(2 sqrt(nu))), and any gamma > 0 adds gamma|1+u psi| > 0 there: local rate "
-                   f"{dec(rate, 10)} > eps = 1 for gamma = 0.01; two-point check at d = 1e-3 gives loss/d = "
-                   f"{dec(val / d, 10)}. The inequality is the gamma -> 0 limit of Lemma 3.5's budget and 'appropriately "
-                   f"chosen gamma > 0' excludes the boundary, so this is imprecision, not an error. " + nat_ev,
-                   witness=wit(nu=nu, eps=eps, gamma=g, eta=eta, d=d, rho=arg["rho"], shift=arg["shift"],
-                               y=arg["y"], loss_over_d=val / d, claimed_eps=eps, local_rate=rate),
-                   condition="eta < 2 sqrt(nu)/(nu+1) eps strictly, with gamma <= (eps - (nu+1) eta/(2 sqrt nu))/nu "
-                             "(Lemma 3.5)",
-                   severity="imprecise" if nat_ok else "error", method="sweep",
-                   intended="for every eta < 2 sqrt(nu)/(nu+1) eps some gamma > 0 gives eps-GP: verified (true local loss "
-                            f"rate <= eps over {n_nat} (nu, eta) settings with gamma from Lemma 3.5's budget; max "
-                            f"rate/eps = {dec(nat_worst, 8)})")
+    readings = [
+        Reading("existential, as written: for appropriately chosen gamma > 0, nu > 2 and eta within the bound, "
+                "M_nu is eps-GP (a suitable choice exists)", exhibit_ok,
+                f"exhibited: nu = 4, eps = 1, eta = 2/5 <= 4/5 = 2 sqrt(nu)/(nu+1) eps, gamma = 1/8 (Lemma 3.5's budget "
+                f"nu gamma + (nu+1)/(2 sqrt nu) eta = {budget}); gpaudit's certificate enclosure of the local rate "
+                f"(certify.family_sup.enclose_rate, arb, the model's Student-t family) is [{dec(enc.lower, 12)}, "
+                f"{dec(enc.upper, 12)}] <= eps = 1, and contains the 50-digit grid value {dec(grid_rate, 12)}"),
+        Reading("for nu > 2 and every eta strictly below the bound some gamma > 0 works", nat_ok,
+                f"gamma = (eps - (nu+1) eta/(2 sqrt nu))/nu > 0: true local loss rate <= eps at {n_nat} settings "
+                f"({nat_grid}); max rate/eps = {dec(nat_worst, 8)} (finite sweep; it follows from Lemma 3.5, verified)"),
+        Reading("for every eta up to and including the bound some gamma > 0 works", rate_b <= eps, reasonable=False, why=
+                f"at eta = 2 sqrt(nu)/(nu+1) eps the shift term alone reaches eps (sup|psi| = (nu+1)/(2 sqrt nu)) and "
+                f"any gamma > 0 adds to it: local rate {dec(rate_b, 10)} > 1 at nu = 3, gamma = 0.01. Not what the "
+                f"sentence says: eta is among the 'appropriately chosen' parameters, and the bound is the gamma -> 0 "
+                f"limit of Lemma 3.5's budget"),
+    ]
+    ev = (f"existential reading, proved for an exhibited choice: nu = 4, eps = 1, eta = 2/5, gamma = 1/8 (Lemma 3.5's "
+          f"budget exactly eps); the arb enclosure of the true local loss rate, gpaudit's certificate code on the model's "
+          f"Student-t family, is <= {dec(enc.upper, 12)} <= eps. Also: for every eta < 2 sqrt(nu)/(nu+1) eps, gamma from "
+          f"Lemma 3.5's budget gives true local rate <= eps at {n_nat} settings ({nat_grid}; max rate/eps = "
+          f"{dec(nat_worst, 8)}). The citation of Lemma 3.3 gives the same budget via the coincidence T_nu = "
+          f"GenCauchy(2, (nu+1)/2) of Sec 2.1 (sympy: {'identical' if same else 'NOT identical'}), so it is harmless")
+    if exhibit_ok and same:
+        return Outcome("verified", ev, method="enclosure", readings=readings)
+    return Outcome("unknown", "the exhibited choice was not proved: " + ev, method="enclosure", readings=readings)
 
 
 @claim(P, "Claim 3.4", "sup_z |phi_c'(z)| = (c-1)^((c-1)/c) for phi_c(z) = ln(1 + z^c), c > 1")
@@ -725,7 +814,8 @@ def appc1(quick):
 # Section 1 / 4.1.1: variances and the noise-a-priori MSE
 # --------------------------------------------------------------------------------------
 @claim(P, "Sec 1 / Table 1 (Laplace-based variances)",
-       "f(x_i) + Lap(Delta_f/eps) gives an unbiased mean estimator with variance Delta_f^2/(eps^2 n) (Table 1; 1/(eps^2 n) in Sec 1)", sweep=False)
+       "f(x_i) + Lap(Delta_f/eps) gives an unbiased mean estimator with variance Delta_f^2/(eps^2 n) (Table 1; 1/(eps^2 n) "
+       "in Sec 1), up to a constant factor", sweep=False)
 def table1_var(quick):
     import sympy as sp
     y_s = sp.symbols("y", real=True)
@@ -738,15 +828,23 @@ def table1_var(quick):
     b = Df / eps
     var = 2 * mp.quad(lambda y: y * y * mp.exp(-y / b) / (2 * b), [0, b, 10 * b, mp.inf]) / n
     claimed = Df ** 2 / (eps ** 2 * n)
-    bad = ratio != 1 and rel_err(var, claimed) > 1e-6
-    return Outcome("refuted" if bad else "verified",
+    const = ratio.is_number and ratio > 0  # a constant factor, independent of n, eps, Delta
+    readings = [
+        Reading("up to a constant factor, the convention of the table's Variance row: its fourth column, with a generic "
+                "Noise(B*/eps), can only be read so, and Sec 1.2 compares the same variances as Theta(1/(eps^2 n)) 'up "
+                "to a constant-factor difference'", bool(const),
+                f"sympy: the variance of the mean is {var_mean} = {ratio} x the printed value, a constant factor for "
+                f"every n, eps, Delta (the K_f column likewise)"),
+        Reading("exactly, for every n, eps, Delta", not (ratio != 1 and rel_err(var, claimed) > 1e-6),
+                f"the exact variance is {ratio} x the printed one (quad at n = eps = Delta = 1: {dec(var, 15)}; "
+                f"Var Lap(b) = 2 b^2)"),
+    ]
+    return Outcome("verified" if const else "unknown",
                    f"sympy: Var(mean of n iid Lap(0, Delta/eps)) = {var_mean}, i.e. {ratio} x the printed "
                    f"Delta^2/(eps^2 n) for every n, eps, Delta (same for the K_f column); quad at n = eps = Delta = 1: "
-                   f"{dec(var, 15)}. The factor 2 is uniform across the Laplace columns, the text's comparisons are "
-                   f"asymptotic (Theta(1/(eps^2 n)) in Sec 1.2), so the slip does not change the table's use",
-                   witness=wit(n=n, eps=eps, Delta_f=Df, true_variance=var, claimed_variance=claimed),
-                   condition="variance 2 Delta_f^2/(eps^2 n) (Var Lap(b) = 2b^2); the printed value is right up to "
-                             "a factor 2, i.e. as Theta(.)", method="proof", severity="minor")
+                   f"{dec(var, 15)}. The printed values are the variances up to the constant factor {ratio}, the "
+                   f"precision at which the table (whose last column has a generic noise) and Sec 1.2 (Theta(1/(eps^2 "
+                   f"n)) 'up to a constant-factor difference') compare them", method="proof", readings=readings)
 
 
 def _mse_formula(xs, T, eps):
@@ -1229,39 +1327,105 @@ def _pts46(quick):
             for xr in (["3"] if quick else ["0.5", "1.5", "3"])]
 
 
-@claim(P, "Lemma 4.6 (as printed)", "closed-form B*(x), x != t, for the Gaussian kernel (sets S_1, S_2, S_3 via phi_0, phi_1)")
-def lemma46_printed(quick):
-    return _kde_outcome(*_check_kde(_pts46(quick), lambda x, h, g: lemma46_B(x, h, g, True)),
-                        "h in {1,2}, gamma in {0.2,1}, |x-t|/h in {0.5,1.5,3}",
-                        "as printed phi_0 = e^{-c_w^2c^2/2}(...) vanishes only at c_w in {0, c_z}, and the S_2 "
-                        "candidate uses e^{-c^2} where e^{-c^2/2} is meant")
+def _kde_readings(pts, forms):
+    """Check every reading (label, formula) of a KDE lemma at ``pts``; returns the readings, the witness of
+    the most charitable failing reading (the last), and the per-reading worst relative differences."""
+    out, worst, witness = [], {}, None
+    for label, formula in forms:
+        w, first, n = _check_kde(pts, formula)
+        worst[label] = w
+        ok = w < mp.mpf(10) ** -9
+        out.append((label, ok, w, first, n))
+        if not ok:
+            witness = first
+    return out, witness, worst
 
 
-@claim(P, "Lemma 4.6 (typos corrected)",
-       "Lemma 4.6 with phi_0(c_w,c_z) = e^{-c_z^2c^2/2} - (1+c^2(c_w-c_z)c_w) e^{-c_w^2c^2/2} and e^{-c^2/2} in S_2")
-def lemma46_fixed(quick):
-    return _kde_outcome(*_check_kde(_pts46(quick), lambda x, h, g: lemma46_B(x, h, g, False)),
-                        "h in {1,2}, gamma in {0.2,1}, |x-t|/h in {0.5,1.5,3}",
-                        "the S_1 case (w != z != x) is not derived correctly: c_w = phi_1(+-gamma) comes from "
-                        "differentiating the objective after substituting the c_w-stationarity condition, which "
-                        "misses the true joint maximiser")
+def _kde_verdict(results, witness, what, defect, readings_text, cond):
+    readings = [Reading(readings_text[label], ok, (f"max rel. diff {dec(w, 4)} over {n} points" if ok else
+                                                    f"max rel. diff {dec(w, 4)} over {n} points; {defect[label]}"))
+                for label, ok, w, first, n in results]
+    ev = (f"{what}: brute-force B*(x) (grid over (z,w) + nested golden refinement at 50 digits; the true value is the "
+          f"objective at a concrete (z*,w*)); " + "; ".join(f"{label}: max rel. diff {dec(w, 4)}"
+                                                           for label, ok, w, first, n in results))
+    if any(ok for _, ok, _, _, _ in results):
+        return Outcome("verified", ev, readings=readings)
+    return Outcome("refuted", ev + ". " + defect["why"], witness={k: dec(v) for k, v in witness.items()},
+                   condition=cond, readings=readings)
 
 
-@claim(P, "Lemma 4.7 (as printed)", "closed-form B*(t) at x = t for the Gaussian kernel")
-def lemma47_printed(quick):
-    pts = [(0, h, g) for h, g in (KDE47[:1] if quick else KDE47)]
-    return _kde_outcome(*_check_kde(pts, lambda x, h, g: lemma47_B(h, g, True)),
-                        "(h,gamma) in {(1,0.5),(1,2),(2,0.3),(0.5,1)}",
-                        "the S_1 term carries an extra factor l_z relative to its derivation")
+@claim(P, "Lemma 4.6", "closed-form B*(x), x != t, for the Gaussian kernel (sets S_1, S_2, S_3 via phi_0, phi_1), as printed "
+                       "and with its two evident typos corrected")
+def lemma46(quick):
+    pts = _pts46(quick)
+    res, witness, _ = _kde_readings(pts, [("as printed", lambda x, h, g: lemma46_B(x, h, g, True)),
+                                          ("typos corrected", lambda x, h, g: lemma46_B(x, h, g, False))])
+    why = ""
+    if witness is not None:
+        # where the true maximiser lies against the S_1 candidates (c = |x-t|/h, c_z = z*/x, c_w = w*/x)
+        x, h, g = (mp.mpf(witness[k]) for k in ("x", "h", "gamma"))
+        c = abs(x) / h
+        cz, cw = mp.mpf(witness["z_star"]) / x, (mp.mpf(witness["w_star"]) / x if not isinstance(witness["w_star"], str)
+                                                else None)
+        phi1 = lambda gg: h / (2 * c) * (gg + mp.sqrt(gg ** 2 + 4 / h ** 2))
+        fixed = phi1(-g) if cz > 1 else phi1(g)
+        why = (f"At the witness the true maximiser has c_z* = z*/x = {dec(cz, 6)} and c_w* = w*/x = "
+               f"{dec(cw, 6) if cw is not None else 'tangent'}, while S_1 fixes c_w = phi_1({'-' if cz > 1 else ''}gamma) = "
+               f"{dec(fixed, 6)}: the stationarity system of the S_1 case (c_w from differentiating the objective after "
+               f"substituting the c_w-stationarity condition) is not the joint stationarity of the objective, so the "
+               f"maximiser is missed. With the typos corrected the formula is closer but still below the true B*(x)")
+    return _kde_verdict(res, witness, "h in {1,2}, gamma in {0.2,1}, |x-t|/h in {0.5,1.5,3}",
+                        {"as printed": "phi_0 as printed (e^{-c_w^2c^2/2} in both terms) vanishes only at c_w in {0, c_z}, "
+                                       "and the S_2 candidate uses e^{-c^2} where e^{-c^2/2} is meant",
+                         "typos corrected": "the S_1 case misses the interior maximiser (see the evidence)", "why": why},
+                        {"as printed": "as printed (S_1, S_2, S_3, phi_0, phi_1 exactly as printed)",
+                         "typos corrected": "with the two evident typos corrected: phi_0's first exponent -c_z^2 c^2/2 (as in "
+                                            "App. A.5 eq. (2)) and e^{-c^2/2} in the S_2 candidate"},
+                        "a closed form whose S_1 case solves the joint stationarity of the objective in (c_w, c_z); "
+                        "gpaudit computes the KDE's B* numerically")
 
 
-@claim(P, "Lemma 4.7 (S_1 term as derived)", "Lemma 4.7 with the S_1 term c_w l_z e^{-c_w^2 l_z^2/2}/(h e^{gamma l_z h})")
-def lemma47_fixed(quick):
-    pts = [(0, h, g) for h, g in (KDE47[:1] if quick else KDE47)]
-    return _kde_outcome(*_check_kde(pts, lambda x, h, g: lemma47_B(h, g, False)),
-                        "(h,gamma) in {(1,0.5),(1,2),(2,0.3),(0.5,1)}",
-                        "B*(t) is attained at z != t with w != z; the stationarity system used for S_1 is not the "
-                        "joint stationarity of the objective, so the maximiser is missed")
+def lemma47_s1_roots(h, g):
+    """The non-degenerate points of Lemma 4.7's S_1: roots c_w != 1 of phi_0(c_w, phi_1(c_w)) on
+    [-10, -0.002] u [0.002, 10] (c_w = 1 is w = z, where the difference quotient is undefined)."""
+    h, g = mp.mpf(h), mp.mpf(g)
+    phi1 = lambda cw: h / (2 * cw ** 2) * (-g + mp.sqrt(g ** 2 + 4 * cw ** 2 / h ** 2))
+    phi0 = lambda cw, lz: mp.exp(-lz ** 2 / 2) - (1 + lz ** 2 * (cw - 1) * cw) * mp.exp(-cw ** 2 * lz ** 2 / 2)
+    F = lambda cw: phi0(cw, phi1(cw))
+    roots = scan_roots(F, mp.mpf("0.002"), 10, 1500) + scan_roots(F, -10, mp.mpf("-0.002"), 1500)
+    return [r for r in roots if abs(r - 1) > mp.mpf(10) ** -6]
+
+
+@claim(P, "Lemma 4.7", "closed-form B*(t) at x = t for the Gaussian kernel, as printed and with the S_1 term as derived")
+def lemma47(quick):
+    prm = KDE47[:1] if quick else KDE47
+    pts = [(0, h, g) for h, g in prm]
+    res, witness, _ = _kde_readings(pts, [("as printed", lambda x, h, g: lemma47_B(h, g, True)),
+                                          ("S_1 term as derived", lambda x, h, g: lemma47_B(h, g, False))])
+    empty = [not lemma47_s1_roots(h, g) for h, g in prm]
+    interior, s2_value = [], []
+    lw = mp.sqrt(-2 * mp.lambertw(-mp.exp(-mp.mpf(1) / 2) / 2, -1).real - 1)
+    for h, g in prm:
+        B, z, w = _kde_true("0", str(mp.mpf(h)), str(mp.mpf(g)))
+        interior.append(z != 0 and w is not None and w != z)
+        s2 = abs(mp.exp(-lw ** 2 / 2) - 1) / (lw * mp.mpf(h))
+        s2_value.append(abs(lemma47_B(h, g, True) - s2) < mp.mpf(10) ** -30 * s2)
+    why = (f"What makes it fail is not the extra factor l_z: S_1 has no point with c_w != 1 (c_w = 1 is w = z, where "
+           f"the difference quotient is undefined) at {sum(empty)} of {len(prm)} tested (h, gamma) (roots of "
+           f"phi_0(c_w, phi_1(c_w)) on [-10,-0.002] u [0.002,10]), so the S_1 term is evaluated only at that degenerate point, "
+           f"where it is not the maximum in either form, and both forms give the same B*(t). "
+           f"The true B*(t) is attained at an interior pair z* != t, w* != z* at {sum(interior)} of {len(prm)} tested "
+           f"(h, gamma), which none of S_1 (only c_w = 1), S_2 (z = t) and S_3 (w -> z) contains; the formula's value is "
+           f"the S_2 candidate at {sum(s2_value)} of {len(prm)}")
+    return _kde_verdict(res, witness, "(h,gamma) in {(1,0.5),(1,2),(2,0.3),(0.5,1)}",
+                        {"as printed": "misses the interior maximiser (see the evidence)",
+                         "S_1 term as derived": "misses the interior maximiser; the l_z factor plays no part (see the "
+                                                "evidence)", "why": why},
+                        {"as printed": "as printed",
+                         "S_1 term as derived": "with the S_1 term as its own derivation in App. A.4 gives it (no extra "
+                                                "factor l_z)"},
+                        "a closed form whose candidate sets contain the interior maximiser (z* != t, w* != z*); "
+                        "gpaudit computes the KDE's B* numerically")
 
 
 # --------------------------------------------------------------------------------------
@@ -1581,3 +1745,191 @@ def lemma36_proof_step(quick):
                    intended=f"with B(x) for B(x'): ln(1+gamma d) + eta|f(x')-f(x)|/B(x) <= gamma d + eta d = (gamma + "
                             f"eta) d, using ln(1+u) <= u and |f(x)-f(x')| <= L(x) d <= B(x) d; checked on a grid of "
                             f"162 admissible configurations (max violation {dec(worst, 3)})")
+
+
+# --------------------------------------------------------------------------------------
+# Section 3.1: B* is the smallest g-smooth upper bound (Lemmas 3.1 and 3.2), for every smooth growth function
+# --------------------------------------------------------------------------------------
+QUOTES.update({
+    "Lemma 3.1": (
+        r"Lemma 3.1. *Let $\Lambda \in \mathbb{R}_{>0} \cup \{\infty\}$. For Λ -locally Lipschitz function $f : U \rightarrow \mathbb{R}$, the function B^* given in equation (1) is a g -smooth upper bound for $L_{f,\Lambda}$.*",
+        "for every metric space U, every smooth growth function g (g = g_0(dist), g_0 nondecreasing, g_0(0) = 1, "
+        "g_0(r1 + r2) <= g_0(r1) g_0(r2)) and every L = L_{f,Lambda} >= 0: B*(x) = sup_z L(z)/g(x, z) satisfies "
+        "B* >= L and B*(x) <= g(x, x') B*(x') (Definition 8)", None),
+    "Lemma 3.2": (
+        r"Lemma 3.2. *For Λ -locally K -Lipschitz $f : U \rightarrow \mathbb{R}$ and any smooth growth function g , let B be any g -smooth upper bound for $L_{f,\Lambda}$ and let B^* be the g -smooth sensitivity function given in equation (1) for $L_{f,\Lambda}$. Then $\forall x \in U : B(x) \geq B^*(x)$.*",
+        "every B with B >= L and B(x) <= g(x, x') B(x') for all x, x' satisfies B >= B* pointwise (B* is the smallest "
+        "g-smooth upper bound)", None),
+})
+
+
+def _finite_spaces(n_spaces, seed, growth):
+    """Random finite metric spaces (points of Q^2 with the l1 metric, 2..7 points) with random rational
+    L >= 0 (zeros included) and g = growth(d): yields (dist matrix, L, g matrix), all Fractions."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n_spaces):
+        n = int(rng.integers(2, 8))
+        pts = [(Fraction(int(a), 4), Fraction(int(b), 4)) for a, b in rng.integers(-12, 13, (n, 2))]
+        D = [[abs(p[0] - q[0]) + abs(p[1] - q[1]) for q in pts] for p in pts]
+        L = [Fraction(int(v), 8) if rng.random() > 0.2 else Fraction(0) for v in rng.integers(0, 40, n)]
+        yield D, L, [[growth(d) for d in row] for row in D]
+
+
+def bstar_finite(L, G):
+    """B*(x) = max_z L(z)/g(x, z) on a finite space (exact)."""
+    return [max(L[z] / G[x][z] for z in range(len(L))) for x in range(len(L))]
+
+
+def smooth_upper_bound_violation(B, L, G):
+    """The largest violation of Definition 8 by B (<= 0: B is a g-smooth upper bound); exact."""
+    n = len(L)
+    return max([L[x] - B[x] for x in range(n)] +
+               [B[x] - G[x][y] * B[y] for x in range(n) for y in range(n)])
+
+
+def _g_L(gamma):
+    return lambda d: 1 + gamma * d
+
+
+def _bstar_steps_z3():
+    """z3 (through the kernel's door): the pointwise steps of the two proofs from the axioms of a smooth growth
+    function, with every g-value an unknown real: (3.1) G(x',z) <= G(x,x') G(x,z) (monotone + submultiplicative
+    after the triangle inequality), L >= 0, G >= 1 => L/G(x,z) <= G(x,x') L/G(x',z); and g(x,x) = g_0(0) = 1 gives
+    B*(x) >= L(x); (3.2) B(z) >= L(z), B(z) <= G(z,x) B(x), G >= 1 => B(x) >= L(z)/G(z,x).  Taking the sup over z
+    of a pointwise inequality preserves it."""
+    import z3
+    from .z3calls import z3_unsat
+    L, Gxz, Gxpz, Gxxp, Gsum, dxz, dxpz, dxxp = z3.Reals("L Gxz Gxpz Gxxp Gsum dxz dxpz dxxp")
+    # monotonicity and submultiplicativity as facts about these values: g_0(dxpz) <= g_0(dxxp + dxz) = Gsum <= Gxxp Gxz
+    s31 = z3_unsat(L >= 0, Gxz >= 1, Gxpz >= 1, Gxxp >= 1, dxz >= 0, dxpz >= 0, dxxp >= 0, dxpz <= dxxp + dxz,
+                   Gxpz <= Gsum, Gsum <= Gxxp * Gxz,
+                   z3.Not(L / Gxz <= Gxxp * (L / Gxpz)))
+    B, Bz, Gzx = z3.Reals("B Bz Gzx")
+    s32 = z3_unsat(Gzx >= 1, Bz >= L, Bz <= Gzx * B, z3.Not(B >= L / Gzx))
+    return s31, s32
+
+
+@claim(P, "Lemma 3.1", "B*(x) = sup_z L(z)/g(x,z) is a g-smooth upper bound on L, for every smooth growth function g",
+       sweep=False)
+def lemma31(quick):
+    s31, _ = _bstar_steps_z3()
+    worst, n = None, 0
+    for gamma in (Fraction(1, 3), Fraction(2)):
+        for D, L, G in _finite_spaces(30 if quick else 200, 31, _g_L(gamma)):
+            v = smooth_upper_bound_violation(bstar_finite(L, G), L, G)
+            worst = v if worst is None else max(worst, v)
+            n += 1
+    ok = s31 and worst <= 0
+    ev = (f"proof: z3 (kernel door) proves the pointwise step L(z)/g(x,z) <= g(x,x') L(z)/g(x',z) from the axioms of a "
+          f"smooth growth function (triangle inequality, g_0 nondecreasing and submultiplicative, g >= 1): "
+          f"{'unsat' if s31 else 'NOT proved'}; with g(x,x) = g_0(0) = 1 it gives B* >= L, and the sup over z keeps both. "
+          f"Exact corroboration: {n} random finite metric spaces (2..7 points of Q^2, l1 metric, random L >= 0 with "
+          f"zeros), g_L with gamma in {{1/3, 2}}: max violation of Definition 8 by B* = {worst} (<= 0)")
+    return Outcome("verified" if ok else "unknown", ev, method="proof")
+
+
+@claim(P, "Lemma 3.2", "every g-smooth upper bound B on L satisfies B >= B* pointwise", sweep=False)
+def lemma32(quick):
+    import z3
+    from .z3calls import z3_unsat
+    _, s32 = _bstar_steps_z3()
+    n = proved = 0
+    for gamma in (Fraction(1, 3), Fraction(2)):
+        for D, L, G in _finite_spaces(8 if quick else 20, 32, _g_L(gamma)):
+            Bs = z3.Reals(" ".join(f"B{i}" for i in range(len(L))))
+            star = bstar_finite(L, G)
+            cons = [Bs[x] >= L[x] for x in range(len(L))]
+            cons += [Bs[x] <= G[x][y] * Bs[y] for x in range(len(L)) for y in range(len(L)) if x != y]
+            for x in range(len(L)):  # a g-smooth upper bound below B* at x: must be impossible (linear arithmetic)
+                n += 1
+                proved += z3_unsat(*cons, Bs[x] < star[x])
+    ok = s32 and proved == n
+    ev = (f"proof: z3 (kernel door) proves the pointwise step B(x) >= B(z)/g(z,x) >= L(z)/g(z,x) from Definition 8 "
+          f"(g >= 1): {'unsat' if s32 else 'NOT proved'}; the sup over z gives B >= B*. Exact corroboration: on random "
+          f"finite metric spaces with g_L (gamma in {{1/3, 2}}), 'a g-smooth upper bound with B(x) < B*(x)' is "
+          f"unsatisfiable (z3, linear real arithmetic, exact rationals) at {proved} of {n} points")
+    return Outcome("verified" if ok else "unknown", ev, method="proof")
+
+
+# --------------------------------------------------------------------------------------
+# Section 4.3-4.4: the dimension reductions (Lemmas 4.5 and 4.8)
+# --------------------------------------------------------------------------------------
+QUOTES.update({
+    "Lemma 4.5": (
+        r"Lemma 4.5. Let $U \subseteq \mathbb{R}^d$ be equipped with the ℓ_2 metric. Fix $t \in \mathbb{R}^d$. For $f : U \rightarrow V \subseteq \mathbb{R}$, suppose there is $f_0 : \mathbb{R}_{\geq 0} \rightarrow \mathbb{R}$ such that $f(x) = f_0(\|x - t\|)$ for all $x \in U$. Suppose for $x \neq t$, we have (w^*, z^*) such that $B^*(x) = \frac{|f(w^*) - f(z^*)|}{\|w^* - z^*\| g(x, z^*)}$. Then there is a pair (w_L, z_L) on the line connecting x and t such that $\frac{|f(w_L) - f(z_L)|}{\|w_L - z_L\| g(x, z_L)} \geq B^*(x)$.",
+        "U = R^d (l_2), f radial about t, g a smooth growth function: for every pair (w, z), w != z, the pair (w_L, z_L) "
+        "on the ray from t through x at the same distances from t (the proof's construction) has f(w_L) = f(w), "
+        "f(z_L) = f(z), ||w_L - z_L|| <= ||w - z|| and ||z_L - x|| <= ||z - x||, so its objective is at least as large "
+        "(whenever w_L != z_L); in particular at the maximiser (w*, z*)", None),
+    "Lemma 4.8": (
+        r"Lemma 4.8. Fix $\beta_0 \in \mathbb{R}$, $\beta = [\beta_1, \beta_2, \dots, \beta_d] \in \mathbb{R}^d$ such that $\|\beta\| \neq 0$. Let $f : \mathbb{R}^d \rightarrow \mathbb{R}$ be defined by $f(x) = f_0(\varphi(x))$, where $f_0 : \mathbb{R} \rightarrow \mathbb{R}$ and $\varphi(x) := \beta_0 + \langle \beta, x \rangle$. Let (w^*, z^*) be such that $B^*(x) = \frac{|f(w^*) - f(z^*)|}{\|w^* - z^*\|g(x, z^*)}$. Then, there is (w_a, z_c) where $z_c := x + \frac{c}{\|\beta\|}\beta$, $w_a := z_c + \frac{a}{\|\beta\|}\beta$ for some $a, c \in \mathbb{R}$ such that $\frac{|f(w_a) - f(z_c)|}{\|w_a - z_c\|g(x, z_c)} \geq B^*(x)$.",
+        "f a ridge function of phi(x) = beta_0 + <beta, x>: for every pair (w, z), the projections of z and w onto the "
+        "line x + R beta (c = <beta, z - x>/||beta||, a = <beta, w - z>/||beta||) keep phi, hence f, and do not increase "
+        "||w - z|| or ||z - x||, so the objective does not decrease (whenever a != 0)", None),
+})
+
+
+def _reduction_check(kind, quick):
+    """Random (x, t or beta, z, w) in R^d, d in {2, 3, 5}, at 40 digits: the reduced pair keeps the f-arguments
+    (||. - t|| resp. phi) exactly and does not increase ||w - z|| nor ||z - x||; the objective with a non-monotone
+    f_0 (e^{-(r-1)^2} resp. sin) and g_E, g_L (gamma = 0.7) is then >= the original.  Returns (worst violation, n)."""
+    rng = np.random.default_rng(45 if kind == "radial" else 48)
+    worst, n = mp.mpf(-1), 0
+    f0 = (lambda r: mp.exp(-(r - 1) ** 2)) if kind == "radial" else mp.sin
+    gs = [lambda d: mp.exp(mp.mpf("0.7") * d), lambda d: 1 + mp.mpf("0.7") * d]
+    with mp.workdps(40):
+        for _ in range(150 if quick else 400):
+            d = int(rng.choice([2, 3, 5]))
+            vec = lambda: mp.matrix([mp.mpf(float(v)) for v in rng.normal(0, 2, d)])
+            x, z, w, a = vec(), vec(), vec(), vec()
+            nrm = lambda v: mp.sqrt(mp.fsum(c * c for c in v))
+            dot = lambda u, v: mp.fsum(p * q for p, q in zip(u, v))
+            if kind == "radial":
+                t = a
+                u = (x - t) / nrm(x - t)
+                zL, wL = t + nrm(z - t) * u, t + nrm(w - t) * u
+                arg = lambda v: nrm(v - t)
+            else:
+                beta, b0 = a, mp.mpf(float(rng.normal()))
+                bn = nrm(beta)
+                zL = x + (dot(beta, z - x) / bn) * (beta / bn)
+                wL = zL + (dot(beta, w - z) / bn) * (beta / bn)
+                arg = lambda v: b0 + dot(beta, v)
+            keep = max(abs(arg(zL) - arg(z)), abs(arg(wL) - arg(w)))
+            shrink = max(nrm(wL - zL) - nrm(w - z), nrm(zL - x) - nrm(z - x))
+            worst = max(worst, keep, shrink)
+            if nrm(wL - zL) > mp.mpf(10) ** -20:
+                for g in gs:
+                    obj = lambda p, q: abs(f0(arg(p)) - f0(arg(q))) / (nrm(p - q) * g(nrm(x - q)))
+                    worst = max(worst, (obj(w, z) - obj(wL, zL)) / max(obj(w, z), mp.mpf(10) ** -30))
+            n += 1
+    return worst, n
+
+
+_REDUCTION_TEXT = {
+    "radial": ("(x, t, z, w)", "||z_L - t|| = ||z - t||, ||w_L - t|| = ||w - t||, ||w_L - z_L|| <= ||w - z||, ||z_L - x|| <= "
+               "||z - x|| (the reverse triangle inequality)", "f_0(r) = e^(-(r-1)^2) (not monotone)"),
+    "ridge": ("(x, beta, z, w)", "phi(z_c) = phi(z), phi(w_a) = phi(w), ||w_a - z_c|| <= ||w - z|| and ||z_c - x|| <= "
+              "||z - x|| (Cauchy-Schwarz)", "f_0 = sin"),
+}
+
+
+def _reduction_outcome(kind, quick):
+    worst, n = _reduction_check(kind, quick)
+    pts, facts, f0 = _REDUCTION_TEXT[kind]
+    return Outcome("verified" if worst <= mp.mpf(10) ** -30 else "unknown",
+                   f"the proof's construction checked at 40 digits on {n} random {pts} in R^d, d in {{2,3,5}}: {facts}, "
+                   f"and the objective with {f0} under g_E and g_L (gamma = 0.7) does not decrease: max violation "
+                   f"{dec(worst, 3)}. The values of f are kept exactly, so this holds for every f_0", method="sweep")
+
+
+@claim(P, "Lemma 4.5", "radial f (f = f_0(||x - t||)): B*(x) is attained (as a sup) by pairs on the line through x and t",
+       sweep=True)
+def lemma45(quick):
+    return _reduction_outcome("radial", quick)
+
+
+@claim(P, "Lemma 4.8", "ridge f (f = f_0(beta_0 + <beta, x>)): B*(x) is attained (as a sup) by pairs on the line x + R beta",
+       sweep=True)
+def lemma48(quick):
+    return _reduction_outcome("ridge", quick)

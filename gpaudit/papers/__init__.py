@@ -2,10 +2,12 @@
 papers gpaudit implements (Liang-Yi, PolyPlace, Laud et al., Liu et al.), each checked independently
 in high precision and given a verdict ``verified | refuted | unknown``.
 
-"verified" from a numeric sweep means *no counterexample was found over the sweep*; the
-evidence of every result names the method, the precision and the ranges swept.  Every
-refutation carries a witness (decimal strings) that ``tests/test_claims.py`` recomputes
-independently.
+This is research validation, apart from the gate: nothing here decides a verdict of
+``gpaudit check``.  "verified" means the claim holds as far as the named method checks it
+(``checked_by``: proof, exact computation, interval enclosure, exhaustive enumeration, adversarial
+search, or a finite sweep, which only fails to find a counterexample); it is not a gpaudit
+certificate.  Every refutation records the readings considered (none of which holds) and carries
+a witness (decimal strings) that ``tests/papers/`` recomputes independently.
 
 Public API::
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .runner import REGISTRY, ClaimResult, Outcome, run
+from .registry import CHECKED_BY, REGISTRY, ClaimResult, Outcome, run
 from . import liang_yi, polyplace, laud, liu  # noqa: F401  (registration side effects)
 
 PAPERS: dict[str, str] = {
@@ -59,6 +61,8 @@ def results_to_json(results: list[ClaimResult]) -> list[dict]:
             "restated_from": r.restated_from,
             "intended": r.intended,
             "method": r.method,
+            "checked_by": r.checked_by,
+            "readings": [x.to_json() for x in r.readings],
             "seconds": f"{r.seconds:.3f}",
         })
     return out
@@ -99,19 +103,47 @@ def render_markdown(results: list[ClaimResult]) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
 
     counts = {v: sum(r.verdict == v for r in results) for v in ("verified", "refuted", "unknown")}
+    by = {m: sum(r.verdict == "verified" and r.method == m for r in results) for m in CHECKED_BY}
+    how = ", ".join(f"{n} by {CHECKED_BY[m]}" for m, n in by.items() if n)
+    sev = {s: sum(r.verdict == "refuted" and r.severity == s for r in results) for s in ("error", "minor", "typo")}
     out = ["# The papers' checkable claims", "",
-           f"{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
-           f"{counts['unknown']} unknown. \"verified\" from a numeric sweep means no counterexample was "
-           "found over the sweep named in the evidence. Regenerate with "
-           "`gpaudit claims --json reports/claims.json --markdown reports/claims.md`.", ""]
+           f"{len(results)} claims: {counts['verified']} hold ({how}), {counts['refuted']} refuted "
+           f"({sev['error']} error, {sev['minor']} minor, {sev['typo']} typo), {counts['unknown']} unknown.", "",
+           "This is research validation, not a gpaudit certificate: *holds* (the JSON's `verified`) means the claim "
+           "holds as far as the method named beside it checks it. A finite sweep only fails to find a "
+           "counterexample; a proof, an exact computation, an interval enclosure or an exhaustive enumeration "
+           "settles the statement on the range it names. A claim is refuted only if no reasonable reading of it (in "
+           "the paper's context, conventions and quantifiers) holds; each refutation lists the readings considered "
+           "and why each fails, and a claim that holds under a reasonable reading is reported as holding under it. "
+           "Regenerate with `gpaudit claims --json reports/claims.json --markdown reports/claims.md`.", ""]
+
+    def verdict_cell(r):
+        label = {"verified": "holds", "refuted": "refuted", "unknown": "unknown"}[r.verdict]
+        return f"**{label}** (checked by: {r.checked_by})" if r.verdict != "unknown" else f"**{label}**"
+
     for paper, title in PAPERS.items():
         rows = [r for r in results if r.paper == paper]
         if not rows:
             continue
         out += [f"## {title}", "", "| claim | verdict | severity | statement | evidence |", "|---|---|---|---|---|"]
-        out += [f"| {cell(r.claim_id)} | **{r.verdict}** | {r.severity or ''} | {cell(r.statement)} | {cell(r.evidence)} |"
-                for r in rows]
+        for r in rows:
+            ev = cell(r.evidence)
+            held = [x for x in r.readings if x.holds and x.reasonable]
+            if r.verdict == "verified" and held:
+                ev = "under the reading: " + "; ".join(cell(x.text) for x in held) + ". " + ev
+            out.append(f"| {cell(r.claim_id)} | {verdict_cell(r)} | {r.severity or ''} | {cell(r.statement)} | {ev} |")
         out.append("")
+    read = [r for r in results if r.verdict == "verified" and len(r.readings) > 1]
+    if read:
+        out += ["## Claims that hold under a stated reading", "",
+                "Each of these was read in more than one way; it holds under the first reading listed as holding.", ""]
+        for r in read:
+            out += [f"### [{r.paper}] {r.claim_id}", "", cell(r.statement), ""]
+            if r.quote:
+                out += [f"> {cell(r.quote)}", ""]
+            out.append(f"Checked by: {r.checked_by}. Readings considered:")
+            out += [f"- {x.label}: {cell(x.text)} ({cell(x.why)})" for x in r.readings]
+            out.append("")
     refuted = [r for r in results if r.verdict == "refuted"]
     if refuted:
         out += ["## Refutations and their witnesses", ""]
@@ -124,6 +156,9 @@ def render_markdown(results: list[ClaimResult]) -> str:
                 out += [f"(a restatement of {cell(r.restated_from)})", ""]
             if r.reading:
                 out += [f"Reading: {cell(r.reading)}", ""]
+            out.append(f"Checked by: {r.checked_by}. Readings considered:")
+            out += [f"- {x.label}: {cell(x.text)} ({cell(x.why)})" for x in r.readings]
+            out.append("")
             if r.intended:
                 out.append(f"- intended statement: {cell(r.intended)}")
             out += [f"- `{k}` = `{v}`" for k, v in (r.witness or {}).items()]

@@ -8,9 +8,9 @@ import math
 import mpmath as mp
 import numpy as np
 
-from .families import Family
-from .runner import Outcome
-from .search import golden_max, local_maxima
+from .paper_families import Family
+from .registry import Outcome
+from .paper_search import golden_max, local_maxima
 from .text import dec
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import mpmath as mp
 
-from .runner import Outcome
+from .registry import Outcome
 from .text import dec
 
 # the built-in query kinds with a closed-form B* -> the dimension of their input and the model's function

@@ -8,7 +8,7 @@ import math
 import mpmath as mp
 import numpy as np
 
-from .search import golden_max, local_maxima
+from .paper_search import golden_max, local_maxima
 
 
 class PWL:

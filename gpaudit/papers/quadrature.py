@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import mpmath as mp
 
-from .runner import Outcome
+from .registry import Outcome
 from .text import dec, wit
 
 

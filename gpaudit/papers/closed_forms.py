@@ -5,7 +5,7 @@ from __future__ import annotations
 import mpmath as mp
 
 from .bstar import smooth_sens_1d
-from .runner import Outcome
+from .registry import Outcome
 from .text import dec
 
 

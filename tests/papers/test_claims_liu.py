@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from gpaudit.claims import liu, run_claims
+from gpaudit.papers import liu, run_claims
 
 PAPER = Path("/work/shared/papers/liu-wang-xia-smoothed-dp.md")
 
@@ -45,7 +45,7 @@ EXPECTED = {
     "Lemma 1": ("verified", None, "adversarial"),
     "Sec. 2 (coin-flipping example)": ("verified", None, "proof"),
     "Lemma 2 / Lemma 10 / Cor. 3 (strict inequality)": ("refuted", "minor", "exact"),
-    "Lemma 2 (|X| >= 3, Eq. (3) utility)": ("refuted", "minor", "exact"),
+    "Lemma 2 (|X| >= 3, Eq. (3) utility)": ("refuted", "error", "exact"),
     "Corollary 3 (strict inequality)": ("refuted", "minor", "exact"),
     "Lemma 10 (upper part)": ("verified", None, "proof"),
     "Sec. 3.2 Justification 1 (per-database inequalities)": ("refuted", "typo", "exact"),
@@ -60,13 +60,16 @@ EXPECTED = {
     "Theorem 5 (smoothed part)": ("refuted", "minor", "exact"),
     "Eq. (11) (proof of Theorem 5, likelihood-ratio bounds)": ("refuted", "typo", "exhaustive"),
     "Proposition 7": ("verified", None, "proof"),
-    "Table 1 (DP of SHM without noise: (0, eta))": ("refuted", "imprecise", "exact"),
+    "Table 1 (DP of SHM without noise: (0, eta))": ("verified", None, "exact"),
     "Sec. 5.1 example (T = 95% n, eps = 3)": ("verified", None, "enclosure"),
     "App. A.1 (t = 51% equals e^eps/(e^eps+1))": ("verified", None, "exact"),
-    "Table 1 (DP of SHM with additive noise: (eta eps, 0))": ("refuted", "imprecise", "exact"),
+    "Table 1 (DP of SHM with additive noise: (eta eps, 0))": ("verified", None, "sweep"),
     "Proposition 5 (composition)": ("verified", None, "sweep"),
     "Sec. 1 worst case (delta ~ 1, utility ~ 1)": ("verified", None, "exact"),
     "Theorem 3 proof, Step 1 (d(H,H') <= P[h_i > (1-e^-eps) H_i])": ("verified", None, "exhaustive"),
+    "Theorem 1": ("verified", None, "proof"),
+    "Proposition 4 (post-processing)": ("verified", None, "sweep"),
+    "Proposition 6 (pre-processing)": ("verified", None, "sweep"),
 }
 
 
@@ -248,31 +251,44 @@ def rc_eq11(r):
     assert not (lower <= ratio <= upper) and upper <= ratio <= lower
 
 
-def rc_table1(r):
-    eta, n = Fraction(998, 1000), int(r.witness["n"])
-    T = math.ceil(eta * n)
-    # H = 0 vs H' = 1: the event 'a type-1 record is sampled' has probability T/n vs 0 (any eps, in particular eps = 0)
-    p_event = 1 - stats.hypergeom(n, 1, T).pmf(0)
-    assert abs(p_event - T / n) < 1e-12 and Fraction(T, n) > eta and T == int(r.witness["T"])
+def test_table1_no_noise_delta_is_the_sampling_rate(results):
+    """Verified under the reading delta = T/n (eta the sampling rate): the point-mass event 'a type-1 record is
+    sampled' (H = 0 vs H' = 1) has probability T/n, recomputed with scipy's hypergeometric pmf."""
+    for n, T in ((12, 3), (1001, 999)):
+        p_event = 1 - stats.hypergeom(n, 1, T).pmf(0)
+        assert abs(p_event - T / n) < 1e-12
+    r = results["Table 1 (DP of SHM without noise: (0, eta))"]
+    (held, aside) = r.readings
+    assert held.holds and held.reasonable and not aside.holds and not aside.reasonable
 
 
-def rc_table1_noise(r):
-    """Exact pure-DP epsilon of Algorithm 4 at the witness, recomputed with a brute-force normaliser
-    (truncated double sum over Z_+^2, tail < 1e-30) instead of the closed form."""
-    n, T, eps = int(r.witness["n"]), int(r.witness["T"]), mp.mpf(r.witness["eps"])
-    lam, L = eps / 4, 60
-
-    def noise(h, a, b):
-        Z = mp.fsum(mp.exp(-lam * (abs(h - i) + abs(T - h - j))) for i in range(L) for j in range(L))
-        return mp.exp(-lam * (abs(h - a) + abs(T - h - b))) / Z
+def _hn_pmf(n, T, eps, L=60):
+    """Algorithm 4's output pmf with a brute-force normaliser (truncated double sum over Z_+^2, tail < 1e-30)
+    instead of the registry's closed form."""
+    lam = eps / 4
+    Z = {h: mp.fsum(mp.exp(-lam * (abs(h - i) + abs(T - h - j))) for i in range(L) for j in range(L))
+         for h in range(T + 1)}
 
     def pmf(H, a, b):
-        return mp.fsum(mp.binomial(H, h) * mp.binomial(n - H, T - h) / mp.binomial(n, T) * noise(h, a, b)
+        return mp.fsum(mp.binomial(H, h) * mp.binomial(n - H, T - h) / mp.binomial(n, T)
+                       * mp.exp(-lam * (abs(h - a) + abs(T - h - b))) / Z[h]
                        for h in range(max(0, T - n + H), min(T, H) + 1))
-    H, a, b = int(r.witness["H"]), int(r.witness["output_a"]), int(r.witness["output_b"])
-    v = abs(mp.log(pmf(H, a, b) / pmf(H + 1, a, b)))
-    assert abs(v - mp.mpf(r.witness["exact_dp_eps"])) < mp.mpf(10) ** -20
-    assert v > mp.mpf(T) / n * eps  # not (eta eps, 0)-DP
+    return pmf
+
+
+def test_table1_noise_small_eps_reading_by_separate_code(results):
+    """(eta eps, 0) for small eps: at n = 10, T = 2 the exact pure-DP epsilon (max over neighbours H, H+1 and
+    outputs 0 <= a, b <= T) is <= eta eps at eps = 1/2, and above it at eps = 8 (the set-aside reading)."""
+    n, T = 10, 2
+
+    def dp_eps(eps):
+        pmf = _hn_pmf(n, T, eps)
+        return max(abs(mp.log(pmf(H, a, b) / pmf(H + 1, a, b)))
+                   for H in range(n) for a in range(T + 1) for b in range(T + 1))
+    assert dp_eps(mp.mpf(1) / 2) <= mp.mpf(T) / n / 2
+    assert dp_eps(mp.mpf(8)) > mp.mpf(T) / n * 8
+    r = results["Table 1 (DP of SHM with additive noise: (eta eps, 0))"]
+    assert r.verdict == "verified" and r.readings[0].holds and not r.readings[-1].reasonable
 
 
 RECHECK_LIU = {
@@ -288,8 +304,6 @@ RECHECK_LIU = {
     "Theorem 5 (DP part)": rc_thm5,
     "Theorem 5 (smoothed part)": rc_thm5s,
     "Eq. (11) (proof of Theorem 5, likelihood-ratio bounds)": rc_eq11,
-    "Table 1 (DP of SHM without noise: (0, eta))": rc_table1,
-    "Table 1 (DP of SHM with additive noise: (eta eps, 0))": rc_table1_noise,
 }
 
 
@@ -478,3 +492,56 @@ def test_step1_bounds_and_mutation():
     # the ratio bound, and a mutated '>= 1 - h/(2 H)' fails somewhere
     assert all(P1.get(h, 0) / w >= 1 - F(h, H1) for h, w in P0.items())
     assert any(P1.get(h, 0) / w < 1 - F(h, 2 * H1) for h, w in P0.items())
+
+
+# --------------------------------------------------------------------------------------
+# |X| up to 100: Lemma 2's counterexample and the large-alphabet adversarial search
+# --------------------------------------------------------------------------------------
+def test_lemma2_counterexample_at_x_100_by_separate_code(results):
+    """X_i in {0, 1} -> point mass at a, X_i = j >= 2 -> point mass at b_j: the adversary is certain when
+    X_i >= 2, so u = 1, while the pair x = x_-i u {0}, x' = x_-i u {1} has d + d' = 0."""
+    rows = [{"a": 1.0}, {"a": 1.0}] + [{f"b{j}": 1.0} for j in range(2, 100)]
+    assert _utility(rows, 2 / 3) == 1.0
+    r = results["Lemma 2 (|X| >= 3, Eq. (3) utility)"]
+    assert (r.verdict, r.severity) == ("refuted", "error") and "1 at |X| = 100" in r.evidence
+
+
+def test_large_alphabet_search_is_strong_enough_to_refute_a_halved_lemma1():
+    """At |X| = 100 the search finds mechanisms with u > delta (u/(2 delta) > 1/2, exact), so a Lemma 1 with
+    delta in place of 2 delta would be refuted; Lemma 1 itself (u <= 2 delta) holds on every candidate."""
+    with mp.workdps(50):
+        best, (rows, E), runs = liu._adversarial_large(liu._lemma1_np, liu._lemma1_exact, [100], 3, [Fraction(2)],
+                                                       200, 5, n_random=5)
+    assert len(rows) == 100 and runs >= 4
+    assert Fraction(1, 2) < best <= 1
+
+
+# --------------------------------------------------------------------------------------
+# Theorem 1, Propositions 4 and 6 on exact finite worlds
+# --------------------------------------------------------------------------------------
+def test_theorem1_on_a_one_sided_mechanism():
+    """M((0)) = (1/2, 1/2), M((1)) = (1, 0), e^eps = 2: HS(M(1) || M(0)) = 0 but HS(M(0) || M(1)) = 1/2, so the
+    least DP delta is 1/2, and delta((1)) of Definition 2 is 1/2 too (its second direction), as Theorem 1 needs."""
+    F = Fraction
+    M = {(0,): {0: F(1, 2), 1: F(1, 2)}, (1,): {0: F(1)}}
+    E = F(2)
+    assert liu.hs_discrete(M[(1,)], M[(0,)], E) == 0 and liu.hs_discrete(M[(0,)], M[(1,)], E) == F(1, 2)
+    assert liu.db_delta(M, (1,), 2, E) == F(1, 2) == max(liu.db_delta(M, x, 2, E) for x in M)
+
+
+def test_prop6_whole_database_map_breaks_the_per_database_step():
+    """f(x1, x2) = (x1, x1): neighbours (0,0), (1,0) map to (0,0), (1,1); M(a) = [a1 + a2 >= 2] never separates
+    one-entry neighbours of (0,0) but separates (0,0) from (1,1): the per-record reading is needed."""
+    F = Fraction
+    M = {a: {int(sum(a) >= 2): F(1)} for a in product(range(2), repeat=2)}
+    Mf = {x: M[(x[0], x[0])] for x in product(range(2), repeat=2)}
+    assert liu.db_delta(M, (0, 0), 2, F(2)) == 0 and liu.db_delta(Mf, (0, 0), 2, F(2)) == 1
+
+
+def test_prop4_postprocessing_by_separate_code():
+    """A 2-database world with a randomized post-processing K, hockey-stick sums written out here."""
+    p, q = np.array([0.7, 0.2, 0.1]), np.array([0.1, 0.3, 0.6])
+    K = np.array([[0.5, 0.5], [0.9, 0.1], [0.2, 0.8]])
+    E = 1.5
+    hs = lambda a, b: np.maximum(0, a - E * b).sum()
+    assert max(hs(p @ K, q @ K), hs(q @ K, p @ K)) <= max(hs(p, q), hs(q, p)) + 1e-15
