@@ -1,4 +1,4 @@
-"""Tests of the Laud, Pankova & Pettai claims (gpaudit/claims/laud.py).
+"""Tests of the Laud, Pankova & Pettai claims (gpaudit/papers/laud.py).
 
 1. every claim carries a verbatim quote (found in the paper's Markdown), a reading and a method, and every
    non-verified one a severity (a typo also its verified intended statement);

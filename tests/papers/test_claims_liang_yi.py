@@ -1,4 +1,4 @@
-"""Tests of the Liang & Yi claims (gpaudit/claims/liang_yi.py): quotes are verbatim, every result
+"""Tests of the Liang & Yi claims (gpaudit/papers/liang_yi.py): quotes are verbatim, every result
 carries a method and every non-verified one a severity, each new refutation's witness is recomputed
 here by separate code written from the paper, and each new checker is shown able to fail (a mutated
 statement is refuted by the same checking code) while the true statement passes."""

@@ -1,4 +1,4 @@
-"""Tests of the Liu, Wang & Xia claims (gpaudit/claims/liu.py).
+"""Tests of the Liu, Wang & Xia claims (gpaudit/papers/liu.py).
 
 1. every claim of the paper runs (quick) with the expected verdict, severity and method, and
    carries a verbatim quote of the paper and a reading;

@@ -1,4 +1,4 @@
-"""Tests of the PolyPlace claims (gpaudit/claims/polyplace.py, Hladik & Tetek).
+"""Tests of the PolyPlace claims (gpaudit/papers/polyplace.py, Hladik & Tetek).
 
 1. every claim carries the paper's words verbatim (checked against the paper file), a reading,
    a method, and every non-verified one a severity (a typo also its intended statement);
