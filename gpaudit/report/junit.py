@@ -63,6 +63,7 @@ def _suite(rep: dict) -> ET.Element:
                        ("verdict", rep.get("verdict")), ("epsilon", claim.get("epsilon")),
                        ("delta", claim.get("delta")), ("epsilon_upper", rep.get("epsilon_upper")),
                        ("epsilon_lower", rep.get("epsilon_lower")),
+                       *[(k, rep[k]) for k in ("delta_lower", "delta_upper") if k in rep],
                        ("gpaudit_version", rep.get("gpaudit_version", __version__))]:
         ET.SubElement(props, "property", {"name": key, "value": "null" if value is None else str(value)})
     cases = [_check_case(name, c) for c in rep.get("checks", [])] + [_verdict_case(name, rep, seconds)]

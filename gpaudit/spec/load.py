@@ -6,6 +6,7 @@ Every problem becomes a :class:`ConfigError` naming the file, the field and what
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
 import mpmath
@@ -388,6 +389,11 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
     ld = _Loader(path, lines)
     if not isinstance(raw, dict):
         ld.fail("", f"expected a mapping at the top level, got {_kind(raw)}")
+    if raw.get("notion", "geo_privacy") != "geo_privacy":   # smoothed DP / DP (gpaudit/smoothed)
+        from ..smoothed.spec import load_smoothed
+        sm = load_smoothed(raw, ld, path, sha256)
+        return replace(sm, sha256=_with_sources(sha256, ld.sources)) if ld.sources else sm
+    raw = {k: v for k, v in raw.items() if k != "notion"}
     ld.mapping(raw, "", TOP_FIELDS, {"gpaudit", "name", "input", "query", "bound", "noise", "claim"})
     if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
         ld.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r} (this gpaudit reads 1)")
