@@ -62,23 +62,43 @@ def ball_bounds(x: arb) -> tuple[Fraction, Fraction]:
 
 
 def hockey_bounds(P, Q, c_lo: Fraction, c_hi: Fraction) -> tuple[Fraction, Fraction]:
-    """Bounds on sum_y max(0, p_y - c q_y), c in [c_lo, c_hi], for distributions (lo, hi, D)."""
+    """Bounds on sum_y max(0, p_y - c q_y), c in [c_lo, c_hi], for distributions (lo, hi, D):
+    sum_y max(0, plo_y - c_hi qhi_y) <= it <= sum_y max(0, phi_y - c_lo qlo_y)."""
     plo, phi, dp = P
     qlo, qhi, dq = Q
-
-    def one(pv, qv, c):
-        kp, kq = dq * c.denominator, dp * c.numerator
-        s = 0
-        for p, q in zip(pv, qv):
+    kp1, kq1 = dq * c_hi.denominator, dp * c_hi.numerator      # the lower bound, with c_hi
+    if plo is phi and qlo is qhi:
+        if c_lo == c_hi:
+            s = 0
+            for p, q in zip(plo, qlo):
+                if p:
+                    x = p * kp1 - q * kq1
+                    if x > 0:
+                        s += x
+            lo = Fraction(s, dp * dq * c_hi.denominator)
+            return lo, lo
+        kp2, kq2 = dq * c_lo.denominator, dp * c_lo.numerator  # the upper bound, with c_lo
+        s1 = s2 = 0
+        for p, q in zip(plo, qlo):
             if p:
-                x = p * kp - q * kq
+                x = p * kp2 - q * kq2
                 if x > 0:
-                    s += x
-        return Fraction(s, dp * dq * c.denominator)
-
-    lo = one(plo, qhi, c_hi)
-    hi = lo if (plo is phi and qlo is qhi and c_lo == c_hi) else one(phi, qlo, c_lo)
-    return lo, hi
+                    s2 += x
+                    x = p * kp1 - q * kq1
+                    if x > 0:
+                        s1 += x
+        return Fraction(s1, dp * dq * c_hi.denominator), Fraction(s2, dp * dq * c_lo.denominator)
+    kp2, kq2 = dq * c_lo.denominator, dp * c_lo.numerator
+    s1 = s2 = 0
+    for p1, p2, q1, q2 in zip(plo, phi, qhi, qlo):
+        if p2:
+            x = p2 * kp2 - q2 * kq2
+            if x > 0:
+                s2 += x
+                x = p1 * kp1 - q1 * kq1
+                if x > 0:
+                    s1 += x
+    return Fraction(s1, dp * dq * c_hi.denominator), Fraction(s2, dp * dq * c_lo.denominator)
 
 
 @dataclass

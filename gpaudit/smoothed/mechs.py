@@ -177,10 +177,10 @@ def mechanism_for(spec):
         outs = count_compositions(spec.T, spec.m)
         return SamplingHistogram(spec.n, spec.m, spec.T, spec.replacement,
                                  cache_all=spec.m > 2 and n_hist * outs <= 5 * 10**6)
-    from ..model.queries import load_callable
     from ..errors import FieldError
+    from .spec import load_mechanism_callable
     try:
-        fn = load_callable(spec.callable, spec.base)
+        fn = load_mechanism_callable(spec.callable, spec.base)[0]
     except FieldError as err:
         raise ConfigError(spec.path, "mechanism.callable", err.problem) from None
     return PythonMechanism(spec, fn)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import sympy as sp
 
+from ..errors import FieldError
 from ..spec.types import AuditOptions, ClaimSpec
 
 NOTIONS = ("smoothed_dp", "dp")
@@ -44,6 +45,25 @@ class SmoothedSpec:
     binary_floats: tuple = ()
     audit: AuditOptions = field(default_factory=AuditOptions)
     eta: sp.Expr | None = None       # when T was given as eta: T = ceil(eta n)
+
+
+def load_mechanism_callable(ref: str, base: str):
+    """(function, module source) of "dir/file.py:fn" (a path relative to the configuration's
+    directory) or "pkg.mod:fn"; raises FieldError."""
+    from ..model.queries import load_callable_source, load_user_module
+    mod, sep, fn = ref.rpartition(":")
+    if not sep or not mod.strip().endswith(".py"):
+        return load_callable_source(ref, base)
+    file = (Path(base) / mod.strip()).resolve()
+    if not file.is_file():
+        raise FieldError(f"cannot find file '{mod.strip()}' in {base} (the configuration's directory)")
+    if not fn.strip().isidentifier():
+        raise FieldError(f"expected 'file.py:function', got {ref!r}")
+    module, src = load_user_module(file, file.stem)
+    func = getattr(module, fn.strip(), None)
+    if not callable(func):
+        raise FieldError(f"'{fn.strip()}' is not a function of {file}")
+    return func, src
 
 
 def _integer(ld, value, fld: str, lo: int, hi: int | None = None) -> int:
@@ -107,7 +127,12 @@ def load_smoothed(raw: dict, ld, path: str, sha256: str) -> SmoothedSpec:
     else:
         if not isinstance(mech["callable"], str):
             ld.fail("mechanism.callable", "expected a string 'file.py:function' or 'package.module:function'")
-        ref = ld.callable_ref(mech["callable"], "mechanism.callable", Path(base))
+        ref = mech["callable"]
+        try:
+            _, src = load_mechanism_callable(ref, base)
+        except FieldError as err:
+            ld.fail("mechanism.callable", err.problem)
+        ld.sources.append(("mechanism.callable", ref, src))
     nb = raw.get("neighbours", "replace_one")
     if nb not in NEIGHBOURS:
         ld.fail("neighbours", f"unknown neighbour relation {nb!r} (known: {', '.join(NEIGHBOURS)})")
