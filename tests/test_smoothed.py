@@ -281,3 +281,67 @@ def test_junit_and_exit_codes(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text(shm_yaml("dp", 10, 2, 2, False, None, "1", "1/6"))
     assert main(["check", str(bad), "-q"]) == 1
+
+
+# -- reports, sweeps, the catalog ---------------------------------------------------------------
+
+def test_report_has_the_delta_figure(tmp_path):
+    cfg = tmp_path / "r.yaml"
+    cfg.write_text(shm_yaml("smoothed_dp", 60, 2, 3, False, [["1/5", "4/5"], ["1/2", "1/2"]], "1", "1/1000"))
+    r = api.check(cfg)
+    paths = api.report(r, tmp_path / "out")
+    assert {"json", "md", "html", "png:delta"} <= set(paths)
+    assert (tmp_path / "out" / "delta.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "delta_upper" in md and "delta.png" in md and r.verdict in md
+    import json
+    assert json.loads((tmp_path / "out" / "report.json").read_text())["delta_upper"]
+    from gpaudit.smoothed.report import curve
+    rows = curve(api.load(cfg))
+    assert rows[-1][0] == 60 and all(lo <= hi for _, _, lo, hi in rows)
+
+
+def test_sweep_over_n_and_a_distribution_entry(tmp_path, capsys):
+    cfg = tmp_path / "s.yaml"
+    cfg.write_text("gpaudit: 1\nname: s\nnotion: smoothed_dp\nparams:\n  n: 20\n  p: 1/10\n"
+                   "mechanism: {kind: sampling_histogram, n: n, m: 2, eta: 1/10}\n"
+                   "distributions: [[p, 1 - p]]\nclaim: {epsilon: 1, delta: 1/1000}\n")
+    out = tmp_path / "sw"
+    code = main(["sweep", str(cfg), "--vary", "p=1/10,1/2", "--vary", "n=10,20", "--out", str(out), "-j", "1", "-q"])
+    assert code in (0, 1, 3)
+    head, *lines = (out / "sweep.csv").read_text().splitlines()
+    assert head.endswith("delta_lower,delta_upper") and len(lines) == 4
+    import csv
+    for row in csv.DictReader((out / "sweep.csv").read_text().splitlines()):
+        n, p = int(row["n"]), F(row["p"])
+        if n == 10:   # the reference, e^1 in 60-digit mpmath
+            with mp.workdps(60):
+                d = deltas(n, 2, lambda x: shm_output(x, 2, 1, False), mp.e, hs=hockey_mp)
+                truth = max(sum(d[x] * math.prod(mp.mpf(q.numerator) / q.denominator
+                                                 for q in ((p if xi == 0 else 1 - p) for xi in x)) for x in d)
+                            for _ in [0])
+                assert mp.mpf(row["delta_lower"]) <= truth * (1 + mp.mpf(10)**-25)
+                assert truth <= mp.mpf(row["delta_upper"]) * (1 + mp.mpf(10)**-25)
+        lo, hi = F(row["delta_lower"]), F(row["delta_upper"])
+        assert lo <= hi and row["verdict"] == ("refuted" if lo > F(1, 1000) else "certified" if hi <= F(1, 1000)
+                                               else "unknown")
+
+
+CATALOG = {"remark8-n1500-refuted.yaml": "refuted", "remark8-n1000-holds.yaml": "certified",
+           "theorem3-smoothed.yaml": "certified", "theorem3-dp.yaml": "refuted",
+           "theorem5-dp-part.yaml": "certified", "theorem5-smoothed.yaml": "certified",
+           "support-loophole.yaml": "refuted", "three-types.yaml": "certified"}
+SLOW = {"remark8-n1500-refuted.yaml", "remark8-n1000-holds.yaml", "three-types.yaml"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(k, marks=pytest.mark.slow) if k in SLOW else k for k in CATALOG])
+def test_catalog_verdicts(name):
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "examples" / "smoothed" / name
+    assert sorted(p.name for p in path.parent.glob("*.yaml")) == sorted(CATALOG)
+    r = api.check(path, fail_closed=False)
+    assert r.verdict == CATALOG[name]
+    if name == "theorem5-dp-part.yaml":   # 1 - (1 - 1/n)^T exactly, at n = 10, T = 3
+        assert r.delta_lower == r.delta_upper == 1 - F(9, 10) ** 3 < F(3, 11)
+    if name == "support-loophole.yaml":
+        assert r.witness["counts"] == [200, 0] and r.delta_lower <= F(1, 20) <= r.delta_upper
