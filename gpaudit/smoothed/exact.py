@@ -21,6 +21,7 @@ Algorithm 1 / Proposition 7, with rigorous bounds.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -233,14 +234,29 @@ def _expectations(table, n, m, vertices, budget):
         out = arb_poly([0]) if out is None else out
         return out.truncate(length) if length is not None else out
 
+    # W_r = G_last^r Delta, needed at the exponents N - e(h) of histograms h of n - r records only:
+    # kept as (polynomial, offset), coefficient k standing for z^(offset + k), offset = low(r).
+    smax = max(shifts)
+
+    def low(r):
+        return max(0, N - (n - r) * smax)
+
+    def step(W, r):
+        P, off = W
+        new = low(r + 1)
+        Q = times(P, last, None)
+        if new > off:
+            Q = Q.right_shift(new - off)
+        return Q.truncate(N - new + 1), new
+
     last = l - 1
     B = max(1, math.isqrt(n + 1))
-    checkpoints, W = {}, delta_poly
+    checkpoints, W = {}, (delta_poly, 0)
     for r in range(n + 1):
         if r % B == 0:
             checkpoints[r] = W
         if r < n:
-            W = times(W, last, N + 1)
+            W = step(W, r)
     block = {}
 
     def W_at(r):
@@ -251,27 +267,41 @@ def _expectations(table, n, m, vertices, budget):
             for k in range(start, min(start + B, n + 1)):
                 block[k] = Wb
                 if k < n and k + 1 < start + B:
-                    Wb = times(Wb, last, N + 1)
+                    Wb = step(Wb, k)
         return block[r]
 
-    def dot(Q, Wr):
-        qc, wc = Q.coeffs(), Wr.coeffs()
-        L = len(wc)
-        s = arb(0)
-        for i, q in enumerate(qc):
-            if N - i < L and not q.is_zero():
-                s += q * wc[N - i]
-        return s
+    support = {}   # level d -> the exponents of the histograms of d records (m >= 3: Kronecker gaps skipped)
+
+    def dot(Q, W, d):
+        """[z^N] Q(z) W(z) = sum_i Q[i] W[N - i] over the exponents i of Q's histograms (d records)."""
+        P, off = W
+        K = N - off + 1
+        wc = P.coeffs()[:K]
+        wc += [arb(0)] * (K - len(wc))
+        wc.reverse()                                   # wc[i] = W[N - i]
+        qc = Q.coeffs()
+        if m == 2:
+            return sum(map(operator.mul, qc, wc), arb(0))
+        if d not in support:
+            support.clear()
+            support[d] = [sum(v * s for v, s in zip(h, shifts)) for h in compositions(d, m)]
+        idx = [i for i in support[d] if i < len(qc)]
+        if not idx:
+            return arb(0)
+        pick = operator.itemgetter(*idx)
+        if len(idx) == 1:
+            return qc[idx[0]] * wc[idx[0]]
+        return sum(map(operator.mul, pick(qc), pick(wc)), arb(0))
 
     out = {}
     if l == 1:
-        out[(n,)] = dot(arb_poly([1]), W_at(n))
+        out[(n,)] = dot(arb_poly([1]), W_at(n), 0)
         return out
     anti = {tuple([0] * (l - 1)): arb_poly([1])}
     for d in range(n + 1):
         Wr = W_at(n - d)
         for comp, Q in anti.items():
-            out[comp + (n - d,)] = dot(Q, Wr)
+            out[comp + (n - d,)] = dot(Q, Wr, d)
         if d == n:
             break
         nxt = {}
