@@ -590,6 +590,8 @@ def recorded_mechanism(rec, report_path: str):
     from .model.mechanism import build_mechanism
     from .spec.load import load_spec
 
+    if rec.claim.get("notion") in ("smoothed_dp", "dp"):   # its report draws its own figure (gpaudit/smoothed)
+        return None, None
     candidates = [rec.path]
     if not os.path.isabs(rec.path) and report_path != "-":
         beside = os.path.join(os.path.dirname(report_path), rec.path)
