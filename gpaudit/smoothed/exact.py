@@ -68,28 +68,16 @@ def hockey_bounds(P, Q, c_lo: Fraction, c_hi: Fraction) -> tuple[Fraction, Fract
     plo, phi, dp = P
     qlo, qhi, dq = Q
     kp1, kq1 = dq * c_hi.denominator, dp * c_hi.numerator      # the lower bound, with c_hi
-    if plo is phi and qlo is qhi:
-        if c_lo == c_hi:
-            s = 0
-            for p, q in zip(plo, qlo):
-                if p:
-                    x = p * kp1 - q * kq1
-                    if x > 0:
-                        s += x
-            lo = Fraction(s, dp * dq * c_hi.denominator)
-            return lo, lo
-        kp2, kq2 = dq * c_lo.denominator, dp * c_lo.numerator  # the upper bound, with c_lo
-        s1 = s2 = 0
+    if plo is phi and qlo is qhi and c_lo == c_hi:   # exact: one sum
+        s = 0
         for p, q in zip(plo, qlo):
             if p:
-                x = p * kp2 - q * kq2
+                x = p * kp1 - q * kq1
                 if x > 0:
-                    s2 += x
-                    x = p * kp1 - q * kq1
-                    if x > 0:
-                        s1 += x
-        return Fraction(s1, dp * dq * c_hi.denominator), Fraction(s2, dp * dq * c_lo.denominator)
-    kp2, kq2 = dq * c_lo.denominator, dp * c_lo.numerator
+                    s += x
+        lo = Fraction(s, dp * dq * c_hi.denominator)
+        return lo, lo
+    kp2, kq2 = dq * c_lo.denominator, dp * c_lo.numerator      # the upper bound, with c_lo
     s1 = s2 = 0
     for p1, p2, q1, q2 in zip(plo, phi, qhi, qlo):
         if p2:

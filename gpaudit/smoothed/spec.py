@@ -87,15 +87,7 @@ def load_smoothed(raw: dict, ld, path: str, sha256: str) -> SmoothedSpec:
         ld.fail("notion", f"unknown notion {notion!r} (known: geo_privacy, {', '.join(NOTIONS)})")
     ld.mapping(raw, "", TOP_FIELDS, {"gpaudit", "name", "notion", "mechanism", "claim"}
                | ({"distributions"} if notion == "smoothed_dp" else set()))
-    if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
-        ld.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r} (this gpaudit reads 1)")
-    name = raw["name"]
-    if not isinstance(name, str) or not name.strip():
-        ld.fail("name", "expected a non-empty string")
-    desc = raw.get("description", "") or ""
-    if not isinstance(desc, str):
-        ld.fail("description", "expected a string")
-    params = ld.params(raw.get("params"))
+    name, desc, params = ld.header(raw)
     mech = raw["mechanism"]
     if not isinstance(mech, dict):
         ld.fail("mechanism", f"expected a mapping, got {type(mech).__name__ if mech is not None else 'nothing'}")

@@ -96,6 +96,18 @@ class _Loader:
                                  "(1e-300 .. 1e300 in magnitude)")
 
     # -- sections ------------------------------------------------------------------------
+    def header(self, raw) -> tuple[str, str, dict]:
+        """(name, description, params) of a top-level mapping whose fields were checked."""
+        if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
+            self.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r} (this gpaudit reads 1)")
+        name = raw["name"]
+        if not isinstance(name, str) or not name.strip():
+            self.fail("name", "expected a non-empty string")
+        desc = raw.get("description", "") or ""
+        if not isinstance(desc, str):
+            self.fail("description", "expected a string")
+        return name, desc, self.params(raw.get("params"))
+
     def params(self, raw):
         if raw is None:
             return {}
@@ -395,15 +407,7 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
         return replace(sm, sha256=_with_sources(sha256, ld.sources)) if ld.sources else sm
     raw = {k: v for k, v in raw.items() if k != "notion"}
     ld.mapping(raw, "", TOP_FIELDS, {"gpaudit", "name", "input", "query", "bound", "noise", "claim"})
-    if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
-        ld.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r} (this gpaudit reads 1)")
-    name = raw["name"]
-    if not isinstance(name, str) or not name.strip():
-        ld.fail("name", "expected a non-empty string")
-    desc = raw.get("description", "") or ""
-    if not isinstance(desc, str):
-        ld.fail("description", "expected a string")
-    params = ld.params(raw.get("params"))
+    name, desc, params = ld.header(raw)
     inp = ld.mapping(raw["input"], "input", {"dim", "metric"}, {"dim"})
     dim = inp["dim"]
     if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
