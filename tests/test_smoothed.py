@@ -272,6 +272,14 @@ def test_dp_of_the_shm_is_T_over_n(tmp_path):
     assert r.verdict == "refuted"
 
 
+def test_too_large_is_unknown_before_any_work(tmp_path):
+    """Algorithm 1 over a triangle at m = 3, n = 200 (20301 count vectors) exceeds the limits: unknown, at once."""
+    dists = [["1/5", "2/5", "2/5"], ["2/5", "1/5", "2/5"], ["2/5", "2/5", "1/5"]]
+    r = check_text(tmp_path, shm_yaml("smoothed_dp", 200, 3, 10, False, dists, "1", "1/10"))
+    assert r.verdict == "unknown" and r.exit_code == 3 and "limit" in r.checks[0].detail
+    assert r.info["seconds"] < 30 and "advice" in r.info
+
+
 def test_junit_and_exit_codes(tmp_path, capsys):
     good = tmp_path / "good.yaml"
     good.write_text(shm_yaml("dp", 10, 2, 2, False, None, "1", "1/5"))

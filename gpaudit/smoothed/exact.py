@@ -186,6 +186,25 @@ def _arb_of(x) -> arb:
     return enclose(x, ctx.prec + 64)
 
 
+DOT_LIMIT = 4 * 10**7       # multiply-adds of Algorithm 1's dot products (Python) before it refuses
+HELD_LIMIT = 4 * 10**6      # arb coefficients held at once by the products over the first l - 1 vertices
+
+
+def check_size(n: int, m: int, l: int, budget: float = 2e9) -> None:
+    """Raise TooLarge when Algorithm 1 over l vertices would exceed its limits (checked before any work)."""
+    stride = n + 1
+    smax, N = stride ** (m - 2), n * stride ** (m - 2)
+    n_kappa = count_compositions(n, l)
+    if l == 1:
+        terms, held = count_compositions(n, m), 1
+    else:
+        terms = sum(count_compositions(d, l - 1) * count_compositions(d, m) for d in range(n + 1))
+        held = max(count_compositions(d, l - 1) * (d * smax + 1) for d in range(n + 1))
+    if n_kappa * (N + 1) > budget or terms > DOT_LIMIT or held > HELD_LIMIT:
+        raise TooLarge(f"Algorithm 1 over {n_kappa} count vectors ({l} vertices of Pi): {terms:.3g} dot-product terms "
+                       f"(limit {DOT_LIMIT:.1g}), {held:.3g} coefficients held (limit {HELD_LIMIT:.1g})")
+
+
 def expectations(table: DeltaTable, n: int, m: int, vertices, budget: float = 2e9) -> dict:
     """{kappa: arb ball of E_kappa[delta(x)]} for every count vector kappa over the vertices
     (vertices: probability vectors, exact sympy numbers)."""
@@ -202,9 +221,8 @@ def _expectations(table, n, m, vertices, budget):
     shifts = [stride ** t for t in range(m - 1)] + [0]      # type t -> exponent; the last type at 0
     N = n * stride ** (m - 2)
     l = len(vertices)
-    n_kappa = count_compositions(n, l)
-    if n_kappa * (N + 1) > budget:
-        raise TooLarge(f"{n_kappa} count vectors over {l} vertices x {N + 1} coefficients")
+    check_size(n, m, l, budget)
+    smax = max(shifts)
     coeffs = [arb(0)] * (N + 1)
     for h in table.lo:
         e = sum(v * s for v, s in zip(h, shifts))
@@ -224,7 +242,6 @@ def _expectations(table, n, m, vertices, budget):
 
     # W_r = G_last^r Delta, needed at the exponents N - e(h) of histograms h of n - r records only:
     # kept as (polynomial, offset), coefficient k standing for z^(offset + k), offset = low(r).
-    smax = max(shifts)
 
     def low(r):
         return max(0, N - (n - r) * smax)
@@ -313,9 +330,10 @@ class Outcome:
 
 
 def smoothed_delta(mech, n, m, eps, dists) -> Outcome:
-    table = delta_table(mech, n, m, eps)
     idx = hull_vertices(dists)
     verts = [dists[i] for i in idx]
+    check_size(n, m, len(verts))
+    table = delta_table(mech, n, m, eps)
     E = expectations(table, n, m, verts)
     best_lo, best_hi, arg = None, None, None
     for kappa, ball in E.items():
