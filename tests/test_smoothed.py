@@ -115,8 +115,9 @@ def test_smoothed_verdicts_match_brute_force(tmp_path, case):
     dp_truth = max(d.values())
     eps = f"log({c})"
     r = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth))
-    assert F(r.info["delta_lower"]) <= truth <= F(r.info["delta_upper"])
-    assert r.delta_lower <= truth <= r.delta_upper
+    # small and rational: Algorithm 1 in exact rationals, so a claim equal to the value is certified
+    assert r.delta_lower == truth == r.delta_upper and r.verdict == "certified"
+    assert r.info["algorithm1"] == "exact rationals"
     below = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth * F(99, 100)), "below")
     above = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth * F(101, 100)), "above")
     assert (below.verdict, above.verdict) == ("refuted", "certified")
@@ -201,9 +202,8 @@ def test_python_mechanism_exact(tmp_path):
     d = deltas(n, m, out, F(3, 2))
     truth = smoothed_truth(n, dists, d)
     assert truth > 0
-    r = check_text(tmp_path, py_yaml("smoothed_dp", "noisy_count", n, m, dists, "log(3/2)",
-                                     truth * (1 + F(1, 10**30))), "p1")
-    assert r.verdict == "certified" and r.delta_lower <= truth <= r.delta_upper
+    r = check_text(tmp_path, py_yaml("smoothed_dp", "noisy_count", n, m, dists, "log(3/2)", truth), "p1")
+    assert r.verdict == "certified" and r.delta_lower == truth == r.delta_upper
     r = check_text(tmp_path, py_yaml("smoothed_dp", "noisy_count", n, m, dists, "log(3/2)", truth * F(9, 10)), "p2")
     assert r.verdict == "refuted"
     r = check_text(tmp_path, py_yaml("dp", "noisy_count", n, m, None, "log(3/2)", max(d.values()) * F(9, 10)), "p3")
@@ -353,3 +353,23 @@ def test_catalog_verdicts(name):
         assert r.delta_lower == r.delta_upper == 1 - F(9, 10) ** 3 < F(3, 11)
     if name == "support-loophole.yaml":
         assert r.witness["counts"] == [200, 0] and r.delta_lower <= F(1, 20) <= r.delta_upper
+
+
+@pytest.mark.parametrize("m, n, dists", [
+    (2, 40, [[F(1, 10), F(9, 10)], [F(3, 5), F(2, 5)]]),
+    (3, 12, [[F(1, 5), F(2, 5), F(2, 5)], [F(2, 5), F(1, 5), F(2, 5)], [F(2, 5), F(2, 5), F(1, 5)]]),
+])
+def test_arb_balls_enclose_the_exact_rationals(m, n, dists):
+    """Algorithm 1 in arb balls (the path of large configurations) against its exact-rational path."""
+    import sympy as sp
+    from gpaudit.smoothed import exact
+    from gpaudit.smoothed.mechs import SamplingHistogram
+    mech = SamplingHistogram(n, m, 3, False, cache_all=True)
+    table = exact.delta_table(mech, n, m, sp.log(sp.Rational(3, 2)))
+    verts = [tuple(sp.Rational(x.numerator, x.denominator) for x in v) for v in dists]
+    exact_E = exact.exact_expectations(table, n, m, verts)
+    balls = exact.expectations(table, n, m, verts)
+    assert exact_E is not None and set(exact_E) == set(balls)
+    for kappa, value in exact_E.items():
+        lo, hi = exact.ball_bounds(balls[kappa])
+        assert lo <= value <= hi and hi - lo <= value * F(1, 10**40) + F(1, 10**300)

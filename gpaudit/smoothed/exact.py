@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
-from flint import arb, arb_poly, ctx, fmpq
+from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
 
 from ..kernel.numbers import enclose
 from .mechs import compositions, count_compositions
@@ -329,15 +329,52 @@ class Outcome:
     stats: dict
 
 
+EXACT_LIMIT = 3 * 10**5   # count vectors x histograms below which Algorithm 1 runs in exact rationals
+
+
+def exact_expectations(table: DeltaTable, n: int, m: int, vertices) -> dict | None:
+    """{kappa: E_kappa} in exact rationals (flint fmpq polynomials), when every delta(h) is exact,
+    every vertex rational and the problem small; else None."""
+    l = len(vertices)
+    if count_compositions(n, l) * len(table.lo) > EXACT_LIMIT:
+        return None
+    if any(table.lo[h] != table.hi[h] for h in table.lo) or not all(x.is_Rational for v in vertices for x in v):
+        return None
+    stride = n + 1
+    shifts = [stride ** t for t in range(m - 1)] + [0]
+    G = []
+    for v in vertices:
+        coeffs = [fmpq(0)] * (max(shifts) + 1)
+        for x, sh in zip(v, shifts):
+            coeffs[sh] += fmpq(int(x.p), int(x.q))
+        G.append(fmpq_poly(coeffs))
+    delta = [(sum(v * sh for v, sh in zip(h, shifts)), table.lo[h]) for h in table.lo if table.lo[h]]
+    out = {}
+    for kappa in compositions(n, l):
+        P = fmpq_poly([1])
+        for g, k in zip(G, kappa):
+            if k:
+                P *= g ** k
+        c = P.coeffs()
+        total = Fraction(0)
+        for e, d in delta:
+            if e < len(c) and c[e] != 0:
+                q = c[e]
+                total += d * Fraction(int(q.p), int(q.q))
+        out[kappa] = total
+    return out
+
+
 def smoothed_delta(mech, n, m, eps, dists) -> Outcome:
     idx = hull_vertices(dists)
     verts = [dists[i] for i in idx]
     check_size(n, m, len(verts))
     table = delta_table(mech, n, m, eps)
-    E = expectations(table, n, m, verts)
+    exact_E = exact_expectations(table, n, m, verts)
+    E = exact_E if exact_E is not None else expectations(table, n, m, verts)
     best_lo, best_hi, arg = None, None, None
     for kappa, ball in E.items():
-        lo, hi = ball_bounds(ball)
+        lo, hi = (ball, ball) if exact_E is not None else ball_bounds(ball)
         lo = max(lo, Fraction(0))
         if best_lo is None or lo > best_lo:
             best_lo, arg = lo, (kappa, lo, hi)
@@ -347,7 +384,8 @@ def smoothed_delta(mech, n, m, eps, dists) -> Outcome:
     witness = {"counts": list(kappa), "vertices": [[str(x) for x in v] for v in verts],
                "delta_lower": wlo, "delta_upper": whi}
     stats = {"histograms": len(table.lo), "outputs": len(mech.outputs), "vertices": len(verts),
-             "distributions": len(dists), "count_vectors": len(E)}
+             "distributions": len(dists), "count_vectors": len(E),
+             "algorithm1": "exact rationals" if exact_E is not None else "arb balls"}
     return Outcome("smoothed_dp", best_lo, best_hi, witness, stats)
 
 
