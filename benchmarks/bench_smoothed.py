@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))   # this checkout's gpaudit, whatever is installed
 
 import sympy as sp  # noqa: E402
 
+from gpaudit.kernel.numbers import decimal_up  # noqa: E402
 from gpaudit.smoothed import exact  # noqa: E402
 from gpaudit.smoothed.mechs import SamplingHistogram, count_compositions  # noqa: E402
 
@@ -44,9 +45,9 @@ def row(m, n, l):
     t1 = time.perf_counter()
     E = exact.expectations(table, n, m, PI[m][l])
     t2 = time.perf_counter()
-    best = max(exact.ball_bounds(b)[1] for b in E.values())
+    best = decimal_up(max(exact.ball_bounds(b)[1] for b in E.values()), 4)
     print(f"{m:>2} {n:>5} {T:>4} {l:>2} {len(table.lo):>7} {len(mech.outputs):>5} {count_compositions(n, l):>6} "
-          f"{t1 - t0:>8.2f} {t2 - t1:>8.2f} {time.process_time() - c0:>8.2f}   {float(best):.4g}", flush=True)
+          f"{t1 - t0:>8.2f} {t2 - t1:>8.2f} {time.process_time() - c0:>8.2f}   {best}", flush=True)
 
 
 def main():
