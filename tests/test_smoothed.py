@@ -373,3 +373,16 @@ def test_arb_balls_enclose_the_exact_rationals(m, n, dists):
     for kappa, value in exact_E.items():
         lo, hi = exact.ball_bounds(balls[kappa])
         assert lo <= value <= hi and hi - lo <= value * F(1, 10**40) + F(1, 10**300)
+
+
+@pytest.mark.parametrize("n, T, rep, eps", [(30, 4, False, "1"), (30, 29, False, "log(3)"), (25, 7, True, "1/7"),
+                                            (40, 40, False, "0"), (12, 20, True, "2")])
+def test_monotone_bisection_equals_the_sum_over_outputs(n, T, rep, eps):
+    """m = 2: the bisection over the likelihood ratio (prefix sums) gives exactly the per-output sums."""
+    import sympy as sp
+    from gpaudit.smoothed import exact
+    from gpaudit.smoothed.mechs import SamplingHistogram
+    mech = SamplingHistogram(n, 2, T, rep, cache_all=True)
+    fast = exact.delta_table(mech, n, 2, sp.sympify(eps))
+    slow = exact.delta_table(mech, n, 2, sp.sympify(eps), monotone=False)
+    assert fast.lo == slow.lo and fast.hi == slow.hi

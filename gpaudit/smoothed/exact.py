@@ -90,6 +90,48 @@ def hockey_bounds(P, Q, c_lo: Fraction, c_hi: Fraction) -> tuple[Fraction, Fract
     return Fraction(s1, dp * dq * c_hi.denominator), Fraction(s2, dp * dq * c_lo.denominator)
 
 
+def hockey_monotone(P, Q, pre_p, pre_q, c_lo: Fraction, c_hi: Fraction) -> tuple[Fraction, Fraction]:
+    """hockey_bounds for exact distributions whose likelihood ratio q_y/p_y is monotone along the
+    support of P (the SHM with m = 2 between neighbours: moving one record from type i to type j
+    scales Pr[s] by ((h_i - s)/h_i) ((h_j + 1)/(h_j + 1 - T + s)) without replacement, by
+    ((h_i - 1)/h_i)^s ((h_j + 1)/h_j)^(T - s) with it, both monotone in s).  Then {y: p_y > c q_y} is
+    an end of the support of P, found by bisection, and its sums are differences of prefix sums:
+    O(log T) instead of O(T)."""
+    p, _, dp = P
+    q, _, dq = Q
+    cum_p, a, b = pre_p
+    cum_q = pre_q[0]
+
+    def bound(c):
+        kp, kq = dq * c.denominator, dp * c.numerator
+
+        def pos(k):
+            return p[k] * kp - q[k] * kq > 0
+        left, right = pos(a), pos(b)
+        if left and right:
+            lo_k, hi_k = a, b
+        elif not left and not right:
+            return Fraction(0)
+        elif right:                      # positive on a top segment [k, b]: the first positive k
+            i, j = a, b                  # pos(i) false, pos(j) true
+            while j - i > 1:
+                mid = (i + j) // 2
+                i, j = (i, mid) if pos(mid) else (mid, j)
+            lo_k, hi_k = j, b
+        else:                            # positive on a bottom segment [a, k]: the last positive k
+            i, j = a, b                  # pos(i) true, pos(j) false
+            while j - i > 1:
+                mid = (i + j) // 2
+                i, j = (mid, j) if pos(mid) else (i, mid)
+            lo_k, hi_k = a, i
+        sp_ = cum_p[hi_k + 1] - cum_p[lo_k]
+        sq_ = cum_q[hi_k + 1] - cum_q[lo_k]
+        return Fraction(sp_ * kp - sq_ * kq, dp * dq * c.denominator)
+
+    lo = bound(c_hi)
+    return lo, (lo if c_lo == c_hi else bound(c_lo))
+
+
 @dataclass
 class DeltaTable:
     """delta(h) bounds for every histogram, and for each the neighbour and direction attaining it."""
@@ -98,7 +140,7 @@ class DeltaTable:
     arg: dict = field(default_factory=dict)   # h -> (h', "to" | "from") of the largest lower bound
 
 
-def delta_table(mech, n: int, m: int, eps) -> DeltaTable:
+def delta_table(mech, n: int, m: int, eps, monotone: bool = True) -> DeltaTable:
     c_lo, c_hi = exp_bounds(eps)
     hists = list(compositions(n, m))
     work = len(hists) * m * (m - 1) * len(mech.outputs)
@@ -107,6 +149,7 @@ def delta_table(mech, n: int, m: int, eps) -> DeltaTable:
                        f"= {work:.3g} terms (limit {WORK_LIMIT:.1g})")
     lo = {h: Fraction(0) for h in hists}
     hi = dict(lo)
+    fast = getattr(mech, "monotone", False) and monotone
     arg = {}
 
     def update(h, v_lo, v_hi, other, way):
@@ -124,8 +167,13 @@ def delta_table(mech, n: int, m: int, eps) -> DeltaTable:
             for j in range(i + 1, m):
                 h2 = tuple(v - (t == i) + (t == j) for t, v in enumerate(h))
                 Q = mech.dist(h2)
-                a_lo, a_hi = hockey_bounds(P, Q, c_lo, c_hi)   # d(h, h2)
-                b_lo, b_hi = hockey_bounds(Q, P, c_lo, c_hi)   # d(h2, h)
+                if fast:
+                    pre_p, pre_q = mech.prefix(h), mech.prefix(h2)
+                    a_lo, a_hi = hockey_monotone(P, Q, pre_p, pre_q, c_lo, c_hi)   # d(h, h2)
+                    b_lo, b_hi = hockey_monotone(Q, P, pre_q, pre_p, c_lo, c_hi)   # d(h2, h)
+                else:
+                    a_lo, a_hi = hockey_bounds(P, Q, c_lo, c_hi)   # d(h, h2)
+                    b_lo, b_hi = hockey_bounds(Q, P, c_lo, c_hi)   # d(h2, h)
                 update(h, a_lo, a_hi, h2, "to")
                 update(h, b_lo, b_hi, h2, "from")
                 update(h2, a_lo, a_hi, h, "from")

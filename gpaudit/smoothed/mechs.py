@@ -53,6 +53,19 @@ class SamplingHistogram:
             self.D = math.comb(n, T)
         self._row = lru_cache(maxsize=None if cache_all else 4 * m + 8)(self._row_uncached)
         self.dist = lru_cache(maxsize=None if cache_all else 4 * m * m + 8)(self._dist)
+        # m = 2: between neighbours the likelihood ratio is monotone in the output (exact.hockey_monotone)
+        self.monotone = m == 2
+        self.prefix = lru_cache(maxsize=None if cache_all else 4 * m * m + 8)(self._prefix)
+
+    def _prefix(self, h: tuple):
+        """(prefix sums of the numerators, first and last output of the support)."""
+        vals = self.dist(h)[0]
+        cum, s = [0], 0
+        for v in vals:
+            s += v
+            cum.append(s)
+        nz = [k for k, v in enumerate(vals) if v]
+        return cum, nz[0], nz[-1]
 
     def _row_uncached(self, a: int) -> list:
         T = self.T
