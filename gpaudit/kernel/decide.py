@@ -102,8 +102,8 @@ def decide(ev: Evidence) -> Decision:
         return made(REFUTED, "refuted", "a privacy witness verified in high precision on an exact model")
     checks = tuple(ev.certificate_checks)
     if ev.within_claim and (ev.exact_value or checks and all(s in (CERTIFIED, SKIPPED) for s in checks)):
-        return made(CERTIFIED, "certified", "the certified rate is at most the claim and every condition "
-                                            "it rests on is proved")
+        return made(CERTIFIED, "certified", "the rigorously enclosed value is at most the claim" if ev.exact_value
+                    else "the certified rate is at most the claim and every condition it rests on is proved")
     if ev.witness:
         return made(UNKNOWN, "approximate", "a violation was found only on an approximate model of the "
                                             "mechanism (numerical B* or a float64 callable): evidence, "
