@@ -235,7 +235,7 @@ def _arb_of(x) -> arb:
 
 
 DOT_LIMIT = 4 * 10**7       # multiply-adds of Algorithm 1's dot products (Python) before it refuses
-HELD_LIMIT = 4 * 10**6      # arb coefficients held at once by the products over the first l - 1 vertices
+HELD_LIMIT = 2 * 10**6      # arb coefficients held at once by the products over the first l - 1 vertices
 
 
 def check_size(n: int, m: int, l: int, budget: float = 2e9) -> None:
@@ -323,28 +323,31 @@ def _expectations(table, n, m, vertices, budget):
                     Wb = step(Wb, k)
         return block[r]
 
-    support = {}   # level d -> the exponents of the histograms of d records (m >= 3: Kronecker gaps skipped)
+    prepared = {}   # level d -> what every dot product with W_(n-d) shares (built once per level)
 
     def dot(Q, W, d):
-        """[z^N] Q(z) W(z) = sum_i Q[i] W[N - i] over the exponents i of Q's histograms (d records)."""
-        P, off = W
-        K = N - off + 1
-        wc = P.coeffs()[:K]
-        wc += [arb(0)] * (K - len(wc))
-        wc.reverse()                                   # wc[i] = W[N - i]
+        """[z^N] Q(z) W(z) = sum_i Q[i] W[N - i] over the exponents i of Q's histograms (d records;
+        for m >= 3 the Kronecker gaps are skipped)."""
+        if d not in prepared:
+            prepared.clear()
+            P, off = W
+            K = N - off + 1
+            wc = P.coeffs()[:K]
+            wc += [arb(0)] * (K - len(wc))
+            wc.reverse()                                   # wc[i] = W[N - i]
+            if m == 2:
+                prepared[d] = (None, wc, 0)
+            else:
+                idx = [sum(v * s for v, s in zip(h, shifts)) for h in compositions(d, m)] + [0]
+                pick = operator.itemgetter(*idx)
+                prepared[d] = (pick, pick(wc), max(idx))
+        pick, wsel, top = prepared[d]
         qc = Q.coeffs()
-        if m == 2:
-            return sum(map(operator.mul, qc, wc), arb(0))
-        if d not in support:
-            support.clear()
-            support[d] = [sum(v * s for v, s in zip(h, shifts)) for h in compositions(d, m)]
-        idx = [i for i in support[d] if i < len(qc)]
-        if not idx:
-            return arb(0)
-        pick = operator.itemgetter(*idx)
-        if len(idx) == 1:
-            return qc[idx[0]] * wc[idx[0]]
-        return sum(map(operator.mul, pick(qc), pick(wc)), arb(0))
+        if pick is None:
+            return sum(map(operator.mul, qc, wsel), arb(0))
+        if len(qc) <= top:
+            qc += [arb(0)] * (top + 1 - len(qc))
+        return sum(map(operator.mul, pick(qc)[:-1], wsel[:-1]), arb(0))
 
     out = {}
     if l == 1:
