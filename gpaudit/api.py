@@ -56,7 +56,8 @@ def check(path_or_spec, seed: int | None = None, effort: str | None = None, prog
         raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    spec = path_or_spec if isinstance(path_or_spec, Spec) else load(path_or_spec)
+    loaded = isinstance(path_or_spec, Spec) or hasattr(path_or_spec, "notion")   # or a smoothed-DP spec
+    spec = path_or_spec if loaded else load(path_or_spec)
     from .check import check_spec, user_code_result
     from .errors import UserCodeError
     try:

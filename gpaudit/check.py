@@ -55,6 +55,9 @@ def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False)
 
 
 def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result:
+    if getattr(spec, "notion", "geo_privacy") != "geo_privacy":   # smoothed DP / DP: gpaudit/smoothed
+        from .smoothed.check import check_smoothed
+        return check_smoothed(spec)
     try:
         mech = build_mechanism(spec)
     except FieldError as err:  # a python callable's module vanished or broke since loading

@@ -111,6 +111,9 @@ def _exact_decimal(v):
 
 def summary_line(r: Result) -> str:
     from .kernel.numbers import decimal_down, decimal_up, readable_exact
+    if r.claim.get("notion") in ("smoothed_dp", "dp"):
+        from .smoothed.check import summary_line as smoothed_line
+        return smoothed_line(r)
     lower = "none" if r.epsilon_lower is None else decimal_down(_exact_decimal(r.epsilon_lower), 6)
     upper = ("no certified bound" if r.epsilon_upper is None
              else "certified <= " + decimal_up(_exact_decimal(r.epsilon_upper), 6))
@@ -179,7 +182,10 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
         print(f"    {'skipped':<9} {'proof stage':<24} {skipped}", file=out)
     if r.witness:
         w = r.witness
-        if "log_ratio" in w:
+        if "counts" in w:   # smoothed DP / DP
+            from .smoothed.check import witness_line
+            print(f"    {witness_line(w)}", file=out)
+        elif "log_ratio" in w:
             print(f"    witness: x={w['x']} x'={w['x_prime']} y={w['y']} dist={_short(w['dist'])} "
                   f"log_ratio={_short(w['log_ratio'])} > {_short(w['epsilon_times_dist'])}", file=out)
         else:
@@ -478,6 +484,8 @@ def _consume(stream, fmt, human, args, results, bad_files) -> None:
 def cost_hint(spec) -> float:
     """A rough relative cost of checking `spec`, for scheduling only (it changes no result): the
     proof stage grows with the pieces and the kinks of f and B and with the dimension."""
+    if getattr(spec, "notion", "geo_privacy") != "geo_privacy":
+        return float(spec.n)
     kinks = sum(str(p).count(k) for p in spec.query.pieces + spec.bound.pieces for k in ("Max", "Min", "Abs", "max(", "min(", "abs("))
     query = {"two_way_threshold": 8, "gaussian_kde": 5, "piecewise": 1 + len(spec.query.pieces)}.get(spec.query.kind, 2)
     bound = {"smooth_sensitivity": 2, "piecewise": 1 + len(spec.bound.pieces) / 2}.get(spec.bound.kind, 1)
@@ -703,6 +711,8 @@ def recorded_mechanism(rec, report_path: str):
     from .model.mechanism import build_mechanism
     from .spec.load import load_spec
 
+    if rec.claim.get("notion") in ("smoothed_dp", "dp"):   # its report draws its own figure (gpaudit/smoothed)
+        return None, None
     candidates = [rec.path]
     if not os.path.isabs(rec.path) and report_path != "-":
         beside = os.path.join(os.path.dirname(report_path), rec.path)

@@ -39,6 +39,29 @@ def edit(old, new):
     return GOOD.replace(old, new)
 
 
+SMOOTHED = """\
+gpaudit: 1
+name: shm
+notion: smoothed_dp
+mechanism:
+  kind: sampling_histogram
+  n: 20
+  m: 2
+  T: 3
+neighbours: replace_one
+distributions:
+  - [1/10, 9/10]
+claim:
+  epsilon: log(10/9)
+  delta: 1e-3
+"""
+
+
+def sedit(old, new):
+    assert old in SMOOTHED, old
+    return SMOOTHED.replace(old, new)
+
+
 # (id, yaml text, a substring the one-line message must contain: the field)
 CORPUS = [
     ("not-yaml", "gpaudit: 1\nname: [unclosed\n", "invalid YAML"),
@@ -112,6 +135,33 @@ CORPUS = [
     ("expr-too-long", edit("gamma: eps/9", "gamma: '" + "(" * 6000 + "1" + ")" * 6000 + "'"), "params.gamma"),
     ("audit-effort", GOOD + "audit:\n  effort: extreme\n", "audit.effort"),
     ("audit-seed", GOOD + "audit:\n  seed: -3\n", "audit.seed"),
+    # notion: smoothed_dp | dp (gpaudit/smoothed)
+    ("sdp-unknown-notion", sedit("notion: smoothed_dp", "notion: renyi"), "notion"),
+    ("sdp-unknown-top", SMOOTHED + "noise: {}\n", "noise"),
+    ("sdp-unknown-mech-field", sedit("  m: 2\n", "  m: 2\n  k: 4\n"), "mechanism.k"),
+    ("sdp-missing-n", sedit("  n: 20\n", ""), "mechanism.n"),
+    ("sdp-m-one", sedit("  m: 2\n", "  m: 1\n"), "mechanism.m"),
+    ("sdp-n-fraction", sedit("  n: 20\n", "  n: 5/2\n"), "mechanism.n"),
+    ("sdp-T-above-n", sedit("  T: 3", "  T: 21"), "mechanism.T"),
+    ("sdp-T-and-eta", sedit("  T: 3", "  T: 3\n  eta: 1/2"), "mechanism.T"),
+    ("sdp-no-T", sedit("  T: 3\n", ""), "mechanism.T"),
+    ("sdp-eta-above-one", sedit("  T: 3", "  eta: 3/2"), "mechanism.eta"),
+    ("sdp-replacement-text", sedit("  T: 3", "  T: 3\n  replacement: maybe"), "mechanism.replacement"),
+    ("sdp-unknown-kind", sedit("kind: sampling_histogram", "kind: laplace"), "mechanism.kind"),
+    ("sdp-neighbours", sedit("neighbours: replace_one", "neighbours: add_remove"), "neighbours"),
+    ("sdp-missing-distributions", sedit("distributions:\n  - [1/10, 9/10]\n", ""), "distributions"),
+    ("sdp-dist-length", sedit("[1/10, 9/10]", "[1/10, 8/10, 1/10]"), "distributions[0]"),
+    ("sdp-dist-sum", sedit("[1/10, 9/10]", "[1/10, 8/10]"), "distributions[0]"),
+    ("sdp-dist-negative", sedit("[1/10, 9/10]", "[-1/10, 11/10]"), "distributions[0][0]"),
+    ("sdp-dist-float-sum", sedit("[1/10, 9/10]", "[0.1, 0.9]"), "distributions[0]"),
+    ("sdp-delta-missing", sedit("  delta: 1e-3\n", ""), "claim.delta"),
+    ("sdp-eps-negative", sedit("epsilon: log(10/9)", "epsilon: log(9/10)"), "claim.epsilon"),
+    ("sdp-python-no-callable", sedit("  kind: sampling_histogram\n", "  kind: python\n").replace("  T: 3\n", ""),
+     "mechanism.callable"),
+    ("sdp-python-T", sedit("  kind: sampling_histogram\n", "  kind: python\n  callable: math:comb\n"),
+     "mechanism.T"),
+    ("sdp-python-missing-module", sedit("  kind: sampling_histogram\n", "  kind: python\n  callable: nope_xyz.py:f\n")
+     .replace("  T: 3\n", ""), "mechanism.callable"),
 ]
 
 

@@ -68,7 +68,7 @@ def write_reports(items, out_dir, effort=None, seed=None, progress=None, relativ
     Configuration errors raise ConfigError (a command line loads every file first, so it can
     exit 2 before checking anything). Two configurations with one name are refused.
     """
-    specs = [item if isinstance(item, Spec) else load(item) for item in items]
+    specs = [item if isinstance(item, Spec) or hasattr(item, "notion") else load(item) for item in items]
     _refuse_duplicates([s.name for s in specs], [s.path for s in specs])
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

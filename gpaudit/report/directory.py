@@ -52,6 +52,9 @@ def write_report(result, mech, out_dir, formats=("json", "md", "html")) -> dict[
     unknown = set(formats) - set(FORMATS)
     if unknown:
         raise ValueError(f"unknown report format(s) {sorted(unknown)} (known: {', '.join(FORMATS)})")
+    if (getattr(result, "claim", None) or {}).get("notion") in ("smoothed_dp", "dp"):   # gpaudit/smoothed
+        from ..smoothed.report import write_smoothed_report
+        return write_smoothed_report(result, out_dir, formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}

@@ -21,7 +21,7 @@ def _dec(v, rounding, digits=30):
 
 
 def result_to_json(r: Result) -> dict:
-    return {
+    out = {
         "gpaudit_version": __version__,
         "schema": 1,
         "name": r.name,
@@ -38,6 +38,10 @@ def result_to_json(r: Result) -> dict:
         "certificate": (r.info or {}).get("certificate"),
         "info": {k: v for k, v in (r.info or {}).items() if k != "certificate"},
     }
+    if getattr(r, "delta_lower", None) is not None:   # smoothed DP / DP (gpaudit/smoothed)
+        out["delta_lower"] = _dec(r.delta_lower, decimal_down)
+        out["delta_upper"] = _dec(r.delta_upper, decimal_up)
+    return out
 
 
 def write_atomic(path, data: bytes) -> None:

@@ -82,6 +82,7 @@ def _suite(rep: dict) -> ET.Element:
     for key, value in [("config_sha256", rep.get("config_sha256")), ("file", rep.get("file")),
                        ("verdict", rep.get("verdict")), ("epsilon", claim.get("epsilon")),
                        ("delta", claim.get("delta")), ("epsilon_upper", rep.get("epsilon_upper")), found,
+                       *[(k, rep[k]) for k in ("delta_lower", "delta_upper") if k in rep],
                        ("gpaudit_version", rep.get("gpaudit_version", __version__))]:
         ET.SubElement(props, "property", {"name": key, "value": "null" if value is None else str(value)})
     checks = rep.get("checks", [])

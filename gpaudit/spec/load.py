@@ -9,6 +9,7 @@ import hashlib
 import math
 import re
 from fractions import Fraction
+from dataclasses import replace
 from pathlib import Path
 
 import mpmath
@@ -129,6 +130,19 @@ class _Loader:
         return tuple(notes)
 
     # -- sections ------------------------------------------------------------------------
+    def header(self, raw) -> tuple[str, str, dict]:
+        """(name, description, params) of a top-level mapping whose fields were checked."""
+        if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
+            quoted = " (write it unquoted: gpaudit: 1)" if str(raw["gpaudit"]).strip() == "1" else ""
+            self.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r}{quoted} (this gpaudit reads 1)")
+        name = raw["name"]
+        if not isinstance(name, str) or not name.strip():
+            self.fail("name", "expected a non-empty string")
+        desc = raw.get("description", "") or ""
+        if not isinstance(desc, str):
+            self.fail("description", "expected a string")
+        return name, desc, self.params(raw.get("params"))
+
     def params(self, raw):
         if raw is None:
             return {}
@@ -485,17 +499,13 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
     ld = _Loader(path, lines)
     if not isinstance(raw, dict):
         ld.fail("", f"expected a mapping at the top level, got {_kind(raw)}")
+    if raw.get("notion", "geo_privacy") != "geo_privacy":   # smoothed DP / DP (gpaudit/smoothed)
+        from ..smoothed.spec import load_smoothed
+        sm = load_smoothed(raw, ld, path, sha256)
+        return replace(sm, sha256=_with_sources(sha256, ld.sources)) if ld.sources else sm
+    raw = {k: v for k, v in raw.items() if k != "notion"}
     ld.mapping(raw, "", TOP_FIELDS, {"gpaudit", "name", "input", "query", "bound", "noise", "claim"})
-    if raw["gpaudit"] != 1 or isinstance(raw["gpaudit"], bool):
-        quoted = " (write it unquoted: gpaudit: 1)" if str(raw["gpaudit"]).strip() == "1" else ""
-        ld.fail("gpaudit", f"unsupported schema version {raw['gpaudit']!r}{quoted} (this gpaudit reads 1)")
-    name = raw["name"]
-    if not isinstance(name, str) or not name.strip():
-        ld.fail("name", "expected a non-empty string")
-    desc = raw.get("description", "") or ""
-    if not isinstance(desc, str):
-        ld.fail("description", "expected a string")
-    params = ld.params(raw.get("params"))
+    name, desc, params = ld.header(raw)
     inp = ld.mapping(raw["input"], "input", {"dim", "metric", "scalar"}, {"dim"})
     dim = inp["dim"]
     if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:

@@ -126,6 +126,9 @@ def row_line(row) -> str:
     """One terminal line per point, like check's summary line."""
     from ..kernel.numbers import decimal_down, decimal_up
     label = ", ".join(f"{k}={v}" for k, v in row["params"].items())
+    if "delta_upper" in row:   # smoothed DP / DP
+        return (f"{row['verdict']:<9} {label}  delta claimed {row['delta_claimed']}; delta in "
+                f"[{_shorter(row['delta_lower'], decimal_down)}, {_shorter(row['delta_upper'], decimal_up)}]")
     lower = "none" if row["epsilon_lower"] is None else _shorter(row["epsilon_lower"], decimal_down)
     upper = ("no certified bound" if row["epsilon_upper"] is None
              else "certified <= " + _shorter(row["epsilon_upper"], decimal_up))

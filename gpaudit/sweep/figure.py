@@ -36,6 +36,9 @@ def sweep_png(names, rows, title: str) -> bytes | None:
     if len(names) not in (1, 2) or not rows:
         return None
     with matplotlib.style.context("default"), matplotlib.rc_context(RC), np.errstate(all="ignore"):
+        if len(names) == 1 and any("delta_upper" in r for r in rows):   # smoothed DP / DP
+            from ..smoothed.sweepfig import delta_along
+            return _png(delta_along(names[0], rows, title, _value, Figure))
         fig = _along(names[0], rows, title) if len(names) == 1 else _heat(names, rows, title)
         return _png(fig)
 

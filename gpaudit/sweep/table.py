@@ -29,6 +29,7 @@ from .worker import verdict_of
 
 COLUMNS = ("verdict", "epsilon_claimed", "delta_claimed", "epsilon_lower", "epsilon_upper", "paper_epsilon",
            "paper_source", "seconds", "config_sha256", "witness", "note")
+DELTA_COLUMNS = ("delta_lower", "delta_upper")   # added after `note` when a point has them (notion: smoothed_dp | dp)
 EXIT = {"certified": 0, "refuted": 1, "unknown": 3, "error": 2}
 VERDICTS = ("certified", "refuted", "unknown", "error")
 
@@ -44,12 +45,14 @@ def make_row(point, rec: dict, point_file: str | None) -> dict:
                 "evidence: unknown")
     claim = rep.get("claim") or {"epsilon": str(point.spec.claim.epsilon), "delta": str(point.spec.claim.delta)}
     seconds = (rep.get("info") or {}).get("seconds", rec.get("seconds"))
-    return {"params": dict(point.values), "verdict": verdict, "epsilon_claimed": claim["epsilon"],
+    row = {"params": dict(point.values), "verdict": verdict, "epsilon_claimed": claim["epsilon"],
             "delta_claimed": claim["delta"], "epsilon_lower": rep.get("epsilon_lower"),
             "epsilon_upper": rep.get("epsilon_upper"), "paper_constants": papers,
             "seconds": seconds, "config_sha256": rec.get("config_sha256") or point.sha256,
             "witness": rep.get("witness") if verdict == "refuted" else None, "note": note,
             "point_file": point_file}
+    row.update({k: rep[k] for k in DELTA_COLUMNS if k in rep})   # smoothed DP / DP (gpaudit/smoothed)
+    return row
 
 
 def exit_code(rows) -> int:
@@ -68,14 +71,15 @@ def param_columns(names) -> list[str]:
 def csv_text(names, rows) -> str:
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    out.writerow(param_columns(names) + list(COLUMNS))
+    extra = [k for k in DELTA_COLUMNS if any(k in r for r in rows)]
+    out.writerow(param_columns(names) + list(COLUMNS) + extra)
     for r in rows:
         paper = r["paper_constants"][0] if r["paper_constants"] else {"epsilon": "", "source": ""}
         witness = json.dumps(r["witness"], sort_keys=True, separators=(",", ":")) if r["witness"] else ""
         out.writerow([r["params"][n] for n in names] + [
             r["verdict"], r["epsilon_claimed"], r["delta_claimed"], _blank(r["epsilon_lower"]),
             _blank(r["epsilon_upper"]), paper["epsilon"], paper["source"], _blank(r["seconds"]),
-            r["config_sha256"], witness, r["note"]])
+            r["config_sha256"], witness, r["note"]] + [_blank(r.get(k)) for k in extra])
     return buf.getvalue()
 
 

@@ -69,7 +69,8 @@ def _evidence(result) -> dict | None:
     if ev is None:
         return None
     return {"witness": ev.witness, "witness_exact": ev.witness_exact, "within_claim": ev.within_claim,
-            "certificate_checks": [str(s) for s in ev.certificate_checks], "inconsistent": ev.inconsistent}
+            "certificate_checks": [str(s) for s in ev.certificate_checks], "inconsistent": ev.inconsistent,
+            "exact_value": ev.exact_value}
 
 
 def verdict_of(rec: dict) -> str:
@@ -87,7 +88,8 @@ def verdict_of(rec: dict) -> str:
         decided = decide(Evidence(witness=ev["witness"] is True, witness_exact=ev["witness_exact"] is True,
                                   within_claim=ev["within_claim"] is True,
                                   certificate_checks=tuple(ev["certificate_checks"]),
-                                  inconsistent=ev["inconsistent"] is True)).verdict
+                                  inconsistent=ev["inconsistent"] is True,
+                                  exact_value=ev.get("exact_value") is True)).verdict
     except (KeyError, TypeError, ValueError):
         return str(UNKNOWN)
     return str(decided) if str(decided) == stated else str(UNKNOWN)
