@@ -294,12 +294,21 @@ def _dual_le(metric, weights, grads, bound):
     """||g||_* <= bound (bound >= 0) for the dual norm of the input metric, without roots."""
     g = [gi / w for gi, w in zip(grads, weights)]
     if metric == "l2" or len(g) == 1:
-        return sp.Add(*[gi**2 for gi in g]) <= bound**2
+        return _reduced(sp.Add(*[gi**2 for gi in g])) <= bound**2
     if metric == "l1":          # dual: max_i |g_i| / w_i
-        return sp.And(*[gi**2 <= bound**2 for gi in g])
+        return sp.And(*[_reduced(gi**2) <= bound**2 for gi in g])
     if metric == "linf":        # dual: sum_i |g_i| / w_i
         return sp.Add(*[sp.Abs(gi) for gi in g]) <= bound
     raise ValueError(f"unknown metric {metric}")
+
+
+def _reduced(e):
+    """e with common factors cancelled (sqrt(u)^2 is u already, and a radial term's u/u goes): the
+    same function wherever e is defined, in a form z3 decides more easily."""
+    try:
+        return sp.cancel(e)
+    except (sp.PolynomialError, TypeError, ValueError):
+        return e
 
 
 def _some_alt(region, prop):
