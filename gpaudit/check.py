@@ -72,6 +72,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         info["audit"] = outcome.stats
         upper, cert_checks, within = certify(mech, outcome, proof)
         info["certified_bound"] = _certified_bound(mech, proof)
+        info["proof_cache_reused"] = proof.cache_reused()
     audit_checks = list(outcome.checks)
     witness, eps_lower = outcome.witness, outcome.epsilon_lower
     if not mech.exact_model:

@@ -28,6 +28,7 @@ DECISION_SOURCES = (
     "gpaudit/kernel",
     "gpaudit/model",
     "gpaudit/prove",
+    "gpaudit/runtime",
     "gpaudit/spec",
     "gpaudit/check.py",
     "gpaudit/errors.py",
