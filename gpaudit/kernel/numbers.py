@@ -9,7 +9,8 @@ up, a lower bound (an exhibited rate) only down.
 - `up(v)` / `down(v)`: an mpf >= / <= the exact value of a sympy expression (an arb enclosure,
   outward rounded, its end point taken), at `bits` of precision.
 - `le(a, b)`: a sound decision of a <= b for exact values: True only when proved (exactly for
-  rationals, else by disjoint arb enclosures), False only when a > b is proved, None otherwise.
+  rationals, by structural equality, else by arb enclosures that exclude the other side), False
+  only when a > b is proved, None otherwise (no heuristic rewriting decides anything).
 - `decimal_up(v)` / `decimal_down(v)`: decimal strings for reports, rounded up / down.
 """
 
@@ -103,7 +104,7 @@ def le(a, b) -> bool | None:
             return True
         if enc > 0:
             return False
-    if sp.simplify(d) == 0:   # an exact tie that no enclosure of positive width can show
+    if a == b:   # the same expression (structural equality): an exact tie no enclosure can show
         return True
     return None
 

@@ -270,15 +270,22 @@ class Translator:
         self._logs: list[tuple] = []
         self._n = 0
         self.plain = True              # every constant a Real with a plain name (see canonical_text)
+        self.owners: dict = {}         # variable name -> the symbol (or fresh tag) it stands for
 
     # -- variables ---------------------------------------------------------------------
-    def var(self, name: str) -> z3.ArithRef:
+    def var(self, name: str, owner=None) -> z3.ArithRef:
+        """The z3 variable `name`; `owner` (a sympy symbol, or a fresh abstraction's own tag) must be
+        the one the name was first given for: two different symbols of one name would otherwise
+        become one variable (Unsupported)."""
+        first = self.owners.setdefault(name, owner if owner is not None else name)
+        if first != (owner if owner is not None else name):
+            raise Unsupported(f"two different symbols named {name}")
         if name not in self.vars:
             self.vars[name] = z3.Real(name)
             self.plain = self.plain and bool(_PLAIN_NAME.fullmatch(name)) and name not in ("true", "false")
         return self.vars[name]
 
-    _STATE = ("vars", "facts", "notes", "_cache", "alias", "_exps", "_logs")
+    _STATE = ("vars", "owners", "facts", "notes", "_cache", "alias", "_exps", "_logs")
 
     def snapshot(self) -> dict:
         """A copy of the translation state (the z3 terms themselves are immutable and shared)."""
@@ -324,12 +331,12 @@ class Translator:
         if isinstance(e, sp.Symbol):
             if e in self.alias:
                 return self(self.alias[e])
-            return self.var(e.name)
+            return self.var(e.name, ("symbol", e))
         if e.is_Rational:
             return _q(e)
         if e.is_Float:
             self.note(f"float literal {e} taken at its exact binary value")
-            return _q(sp.Rational(float(e)))
+            return _q(sp.Rational(e))            # the Float's own mpf, every bit of it
         if e is sp.pi:
             return self._const("pi", Fraction(314159265, 10**8), Fraction(314159266, 10**8))
         if e is sp.E:
