@@ -110,7 +110,8 @@ def _exact_decimal(v):
 
 
 def summary_line(r: Result) -> str:
-    from .kernel.numbers import decimal_down, decimal_up, readable_exact
+    from .kernel.numbers import decimal_down, decimal_up
+    from .report.readable import readable_exact
     lower = "none" if r.epsilon_lower is None else decimal_down(_exact_decimal(r.epsilon_lower), 6)
     upper = ("no certified bound" if r.epsilon_upper is None
              else "certified <= " + decimal_up(_exact_decimal(r.epsilon_upper), 6))

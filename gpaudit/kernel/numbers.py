@@ -145,22 +145,3 @@ def decimal_up(v, digits: int = 30) -> str:
 def decimal_down(v, digits: int = 30) -> str:
     """A decimal string <= v, with at most `digits` significant digits."""
     return _decimal(v, digits, ROUND_FLOOR)
-
-
-def readable_exact(text: str) -> str:
-    """An exact claim value for a terminal line: a YAML float was taken at its exact binary value
-    (3602879701896397/36028797018963968 for 0.1), which is shown as the shortest decimal that
-    reads back to that double, marked as such; anything else as it is."""
-    try:
-        v = Fraction(text)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return str(text)
-    den = v.denominator
-    if den > 1024 and den & (den - 1) == 0:   # a power of two: a binary fraction
-        try:
-            f = float(v)
-        except OverflowError:
-            return str(text)
-        if Fraction(f) == v:
-            return f"{f!r} (binary64)"
-    return str(text)
