@@ -466,28 +466,16 @@ def test_mutant_none_leaves_every_kernel_test_passing():
     assert not failing_tests()
 
 
-@pytest.mark.slow  # every kernel test, once per mutant (about 5 s each)
-@pytest.mark.parametrize("mutant", sorted(DECIDE_MUTANTS))
-def test_mutant_of_decide_is_caught(mutant, monkeypatch):
-    func, old, new = DECIDE_MUTANTS[mutant]
-    _mutate(monkeypatch, kd, func, old, new)
-    assert failing_tests(), f"no kernel test fails with: {mutant}"
+MUTANTS = [(kd, name, *spec) for name, spec in sorted(DECIDE_MUTANTS.items())] + \
+          [(numbers, name, *spec) for name, spec in sorted(NUMBERS_MUTANTS.items())] + \
+          [(z3door, name, *spec) for name, spec in sorted(DOOR_MUTANTS.items())]
 
 
 @pytest.mark.slow  # every kernel test, once per mutant (about 5 s each)
-@pytest.mark.parametrize("mutant", sorted(NUMBERS_MUTANTS))
-def test_mutant_of_a_rounding_is_caught(mutant, monkeypatch):
-    func, old, new = NUMBERS_MUTANTS[mutant]
-    _mutate(monkeypatch, numbers, func, old, new)
-    assert failing_tests(), f"no kernel test fails with: {mutant}"
-
-
-@pytest.mark.slow  # every kernel test, once per mutant (about 5 s each)
-@pytest.mark.parametrize("mutant", sorted(DOOR_MUTANTS))
-def test_mutant_of_the_door_is_caught(mutant, monkeypatch):
-    func, old, new = DOOR_MUTANTS[mutant]
-    _mutate(monkeypatch, z3door, func, old, new)
-    assert failing_tests(), f"no kernel test fails with: {mutant}"
+@pytest.mark.parametrize("module, mutant, func, old, new", MUTANTS, ids=[m[1] for m in MUTANTS])
+def test_mutant_is_caught(module, mutant, func, old, new, monkeypatch):
+    _mutate(monkeypatch, module, func, old, new)
+    assert failing_tests(), f"no kernel test fails with: {mutant} ({module.__name__}.{func})"
 
 
 @pytest.mark.slow  # runs the kernel tests under coverage in a fresh interpreter (about a minute)
