@@ -111,6 +111,15 @@ def test_a_record_is_used_only_where_the_budget_left_cuts_no_call(cache_dir):
         assert not ans.cached and ans.status == zb.UNKNOWN and work.spent <= work.cap
 
 
+def test_an_unknown_of_the_wall_clock_is_never_stored(cache_dir):
+    x = z3.Real("x")
+    q = zb.Query(x > 1, [], [])
+    rc.learn(q, 100, zb.Answer(zb.UNKNOWN, reason=f"wall-clock limit: 60 s; {zb.WALL_CLOCK_NOTE}"), 5)
+    assert not _records(cache_dir)
+    rc.learn(q, 100, zb.Answer(zb.UNKNOWN, reason="max. resource limit exceeded"), 5)
+    assert [r["status"] for r in _records(cache_dir)] == [zb.UNKNOWN]
+
+
 def test_the_cache_is_off_when_gating(cache_dir, monkeypatch):
     x = z3.Real("x")
     q = zb.Query(x > 1, [], [])

@@ -88,8 +88,8 @@ def recall(q, budget_ms: int):
 
 def learn(q, budget_ms: int, answer, steps: int) -> None:
     """Store an answer that proved nothing, where its call was not cut by the stage's budget."""
-    if answer.status not in STORED or answer.cached or steps <= 0:
-        return
+    if answer.status not in STORED or answer.cached or steps <= 0 or zb.WALL_CLOCK_NOTE in answer.reason:
+        return                      # (a wall-clock unknown depends on the machine: never kept)
     left = zb.WORK.remaining()
     if left is not None and not fits(q, budget_ms, steps, left + steps):
         return
