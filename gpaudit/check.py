@@ -98,6 +98,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
                 "certified: the model or the certificate is wrong")]
             within = False
         info["certified_bound"] = _certified_bound(mech, proof)
+        info["proof_cache_reused"] = proof.cache_reused()
     audit_checks = list(outcome.checks)
     witness, eps_lower = outcome.witness, outcome.epsilon_lower
     # python callables: a witness counts where their values are exact, or beyond their tolerance

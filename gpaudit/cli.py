@@ -110,7 +110,8 @@ def _exact_decimal(v):
 
 
 def summary_line(r: Result) -> str:
-    from .kernel.numbers import decimal_down, decimal_up, readable_exact
+    from .kernel.numbers import decimal_down, decimal_up
+    from .report.readable import readable_exact
     if r.claim.get("notion") in ("smoothed_dp", "dp"):
         from .smoothed.check import summary_line as smoothed_line
         return smoothed_line(r)
@@ -177,6 +178,9 @@ def print_result(r: Result, quiet: bool, out=None, verbose: bool = False):
     basis = rests_on(r)
     if basis:
         print(f"    rests on: {basis}", file=out)
+    reused = (r.info or {}).get("proof_cache_reused")
+    if reused:
+        print(f"    proof cache: {reused} answer{'s' * (reused != 1)} reused (they order work, they prove nothing)", file=out)
     skipped = (r.info or {}).get("proof_stage")
     if skipped:
         print(f"    {'skipped':<9} {'proof stage':<24} {skipped}", file=out)
@@ -314,12 +318,12 @@ def cmd_check(args) -> int:
     """`gpaudit check`; the proof-cache setting a gating run changes is restored afterwards (an
     in-process caller keeps its own)."""
     _start_workers_early(args)
-    from .kernel import z3door
-    was = z3door.cache_enabled()
+    from .runtime import cache as proof_cache
+    was = proof_cache.cache_enabled()
     try:
         return _cmd_check(args)
     finally:
-        z3door.set_cache(was)
+        proof_cache.set_cache(was)
 
 
 def _cmd_check(args) -> int:
@@ -369,8 +373,8 @@ def _cmd_check(args) -> int:
     sarif_out = "-" if fmt == "sarif" else args.sarif
     human = sys.stderr if "-" in (json_out, junit_out, sarif_out) or fmt == "github" else sys.stdout
     if junit_out or sarif_out or args.baseline or fmt == "github":
-        from .kernel import z3door
-        z3door.set_cache(False)   # a gate decides from fresh proofs, never from the cache
+        from .runtime import cache as proof_cache
+        proof_cache.set_cache(False)   # a gate decides from fresh proofs, never from the cache
     from .report.json_report import result_to_json, write_json_atomic
 
     results = []
@@ -508,8 +512,8 @@ def _run_checks(specs, args, jobs):
     that many worker processes (forked from a server that has imported gpaudit once); results are
     yielded in input order as soon as each is ready, and they are the same as in one process: a
     check depends only on the file, the seed and the effort."""
-    from .kernel import z3door
-    cache = z3door.cache_enabled()
+    from .runtime import cache as proof_cache
+    cache = proof_cache.cache_enabled()
     show = sys.stderr.isatty() and not args.quiet
     if jobs <= 1:
         for spec in specs:

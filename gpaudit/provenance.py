@@ -29,6 +29,7 @@ DECISION_SOURCES = (
     "gpaudit/model",
     "gpaudit/prove",
     "gpaudit/smoothed",
+    "gpaudit/runtime",
     "gpaudit/spec",
     "gpaudit/check.py",
     "gpaudit/errors.py",

@@ -11,8 +11,8 @@ from .errors import ConfigError
 
 def default_jobs() -> int:
     """-j's default: the cores this process may run on (the count that also decides where a forked
-    copy may work beside this process: gpaudit.kernel.z3door.may_fork)."""
-    from .kernel.z3door import cores
+    copy may work beside this process: gpaudit.runtime.processes.may_fork)."""
+    from .runtime.processes import cores
 
     return cores()
 
@@ -53,8 +53,8 @@ def worker_pool(jobs: int, ctx):
     the workers leave a core free: with jobs >= the cores, every core already checks one of its own."""
     import concurrent.futures
 
-    from .kernel import z3door
-    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=z3door.set_ahead,
+    from .runtime import processes
+    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=processes.set_ahead,
                                                   initargs=(jobs < default_jobs(),))
 
 
@@ -65,9 +65,9 @@ def check_one(spec, seed, effort, full_evidence, cache, progress=None):
     setting).  api.check turns user-code errors into results; its internal errors are caught
     here, with their traceback for GPAUDIT_DEBUG."""
     from .api import check, internal_error_result
-    from .kernel import z3door
-    was = z3door.cache_enabled()
-    z3door.set_cache(cache)
+    from .runtime import cache as proof_cache
+    was = proof_cache.cache_enabled()
+    proof_cache.set_cache(cache)
     try:
         return ("result", check(spec, seed=seed, effort=effort, progress=progress, fail_closed=False,
                                 full_evidence=full_evidence))
@@ -77,7 +77,7 @@ def check_one(spec, seed, effort, full_evidence, cache, progress=None):
         return ("internal", internal_error_result(spec, err), f"{type(err).__name__}: {err}",
                 traceback.format_exc())
     finally:
-        z3door.set_cache(was)
+        proof_cache.set_cache(was)
 
 
 def int_at_least(lo: int, what: str):

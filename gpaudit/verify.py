@@ -21,7 +21,7 @@ from .certify import handoff
 from .errors import ConfigError, FieldError
 from .kernel import certificate as kc
 from .kernel import numbers
-from .kernel import z3door
+from .runtime import cache as proof_cache
 from .model.mechanism import build_mechanism
 from .spec.load import load_spec
 
@@ -50,7 +50,7 @@ def verify(report: str, config: str | None = None, out=None) -> int:
     shown, entries = _entries(report)
     if config is not None and len(entries) != 1:
         raise ConfigError(shown, "", f"a configuration was named, but the report holds {len(entries)} results")
-    z3door.set_cache(False)          # nothing on disk is evidence here
+    proof_cache.set_cache(False)     # nothing on disk is consulted here (the kernel never uses it anyway)
     worst = 0
     for i, e in enumerate(entries):
         where = f"[{i}]." if len(entries) > 1 else ""

@@ -1,4 +1,4 @@
-"""Deciding z3 queries ahead in a forked copy (gpaudit.kernel.z3door.ahead) changes no answer.
+"""Deciding z3 queries ahead in a forked copy (gpaudit.runtime.processes.ahead) changes no answer.
 
 The proof stage hands the queries that wait for no other answer (definedness, B > 0 on each region,
 continuity) to a copy of the process, which decides them while the stage works on the rates.  Every outcome here is compared with the same stage run with
@@ -17,15 +17,17 @@ from pathlib import Path
 import pytest
 
 from gpaudit.kernel import z3door as zb
+from gpaudit.runtime import cache as rc
+from gpaudit.runtime import processes as rp
 from gpaudit.model.mechanism import build_mechanism
 from gpaudit.prove import engine
 from gpaudit.spec.load import load_spec
 from gpaudit.verdict import REFUTED
 
 ROOT = Path(__file__).resolve().parents[1]
-_real_one_thread = zb._one_thread
+_real_one_thread = rp._one_thread
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or zb.cores() < 2,
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or rp.cores() < 2,
                                 reason="deciding ahead needs Linux and a second core")
 
 
@@ -44,63 +46,66 @@ def watch(monkeypatch):
     # gpaudit forks only where it is the process's one Python thread; an earlier test in this
     # process may have left some behind (a sweep's dask cluster), and the copy here touches
     # nothing of theirs (test_no_fork_beside_another_thread checks the rule itself)
-    monkeypatch.setattr(zb, "_one_thread", lambda: True)
-    seen = {"forks": 0, "taken": 0, "offered": 0, "cut": 0}
-    monkeypatch.setattr(zb, "AHEAD_MIN_QUERIES", 1)
-    monkeypatch.setattr(zb, "_CACHE_ON", False)
+    monkeypatch.setattr(rp, "_one_thread", lambda: True)
+    seen = {"forks": 0, "taken": 0, "offered": 0, "cut": 0, "unsat ahead": 0, "asked": []}
+    monkeypatch.setattr(rp, "AHEAD_MIN_QUERIES", 1)
+    monkeypatch.setattr(rc, "_ON", False)
     monkeypatch.delenv("GPAUDIT_NO_AHEAD", raising=False)
-    init, take, fits = zb._Ahead.__init__, zb._Ahead.take, zb._Ahead.fits
+    init, take, fits = rp._Ahead.__init__, rp._Ahead.take, rc.fits
 
     def counting_init(self, *a, **k):
         seen["forks"] += 1
         init(self, *a, **k)
+        seen["asked"].append(len(self.jobs))
 
     def counting_take(self, q, budget_ms):
         seen["offered"] += (self.index.get(id(q)) is not None)
+        i = self.index.get(id(q))
         got = take(self, q, budget_ms)
         seen["taken"] += got is not None
+        seen["unsat ahead"] += i is not None and self.last == "unsat"
         return got
 
-    def counting_fits(q, budget_ms, used):
-        ok = fits(q, budget_ms, used)
+    def counting_fits(q, budget_ms, used, left=None):
+        ok = fits(q, budget_ms, used, left)
         seen["cut"] += not ok
         return ok
-    monkeypatch.setattr(zb._Ahead, "__init__", counting_init)
-    monkeypatch.setattr(zb._Ahead, "take", counting_take)
-    monkeypatch.setattr(zb._Ahead, "fits", staticmethod(counting_fits))
+    monkeypatch.setattr(rp._Ahead, "__init__", counting_init)
+    monkeypatch.setattr(rp._Ahead, "take", counting_take)
+    monkeypatch.setattr(rc, "fits", counting_fits)
     return seen
 
 
 def _both(mech, monkeypatch):
     """(outcome with nothing decided ahead, outcome with the copy), after a first run that fills
     the process's memos (a memoised region answer costs no z3 steps the second time)."""
-    monkeypatch.setattr(zb, "_AHEAD_ON", False)
+    monkeypatch.setattr(rp, "_AHEAD_ON", False)
     _outcome(mech)
     plain = _outcome(mech)
-    monkeypatch.setattr(zb, "_AHEAD_ON", True)
+    monkeypatch.setattr(rp, "_AHEAD_ON", True)
     return plain, _outcome(mech)
 
 
-def test_unsat_answers_decided_ahead_are_the_answers_made_at_their_turn(watch, monkeypatch):
+def test_unsat_answers_decided_ahead_are_decided_again_at_their_turn(watch, monkeypatch):
     mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
     plain, ahead = _both(mech, monkeypatch)
     assert watch["forks"] == 1
-    assert watch["taken"] >= 1            # the copy's answers were used ...
+    assert watch["unsat ahead"] >= 1 and watch["taken"] == 0   # the copy proved, and none of it was taken ...
     assert ahead == plain                 # ... and nothing differs: checks, records, steps charged
 
 
-def test_a_sat_answer_ahead_is_decided_again_at_its_turn(watch, monkeypatch):
-    # B jumps at a piece boundary: the continuity query is sat, and only unsat answers are taken
+def test_a_sat_answer_ahead_is_taken_as_the_answer_at_its_turn(watch, monkeypatch):
+    # B jumps at a piece boundary: the continuity query is sat, and the copy's sat (with its model) is taken
     mech = build_mechanism(load_spec(ROOT / "examples" / "broken" / "threshold-bound-jump.yaml"))
     plain, ahead = _both(mech, monkeypatch)
-    assert watch["forks"] == 1 and watch["offered"] > watch["taken"]
+    assert watch["forks"] == 1 and watch["offered"] > watch["taken"] >= 1
     assert dict((c[0], c[1]) for c in plain[0])["proof.continuity"] == REFUTED
     assert ahead == plain
 
 
 def test_a_budget_that_would_cut_a_call_makes_it_again_at_its_turn(watch, monkeypatch):
     mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
-    monkeypatch.setattr(zb, "_AHEAD_ON", False)
+    monkeypatch.setattr(rp, "_AHEAD_ON", False)
     _outcome(mech)
     spent = _outcome(mech)[3]
     # a cap just below what the stage spends: its last calls are cut when made in turn
@@ -112,27 +117,27 @@ def test_a_budget_that_would_cut_a_call_makes_it_again_at_its_turn(watch, monkey
 
 def test_a_copy_that_dies_changes_nothing(watch, monkeypatch):
     mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
-    decide = zb._Ahead._decide
+    decide = rp._Ahead._decide
 
     def dies_on_the_second(self, q):
         if self.jobs.index(q) == 1:
             os._exit(3)                   # in the copy only: the test process never decides ahead
         return decide(self, q)
-    monkeypatch.setattr(zb._Ahead, "_decide", dies_on_the_second)
+    monkeypatch.setattr(rp._Ahead, "_decide", dies_on_the_second)
     plain, ahead = _both(mech, monkeypatch)
-    assert watch["forks"] == 1 and watch["taken"] <= 1
+    assert watch["forks"] == 1
     assert ahead == plain
 
 
 def test_nothing_is_decided_ahead_where_it_is_not_allowed(watch, monkeypatch):
     mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
-    monkeypatch.setattr(zb, "_AHEAD_ON", False)
+    monkeypatch.setattr(rp, "_AHEAD_ON", False)
     engine.prove_conditions(mech)
-    monkeypatch.setattr(zb, "_AHEAD_ON", True)
+    monkeypatch.setattr(rp, "_AHEAD_ON", True)
     monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
     engine.prove_conditions(mech)
     monkeypatch.delenv("GPAUDIT_NO_AHEAD")
-    monkeypatch.setattr(zb, "AHEAD_MIN_QUERIES", 10**6)
+    monkeypatch.setattr(rp, "AHEAD_MIN_QUERIES", 10**6)
     engine.prove_conditions(mech)
     assert watch["forks"] == 0
 
@@ -145,16 +150,16 @@ def test_an_answer_fits_only_where_every_call_would_get_its_own_limit():
     own, used = zb.rlimit_of(1000, q.digits), 12345
     with zb.work_budget(10**12) as work:
         work.spent = work.cap - (own + used)
-        assert zb._Ahead.fits(q, 1000, used)
+        assert rc.fits(q, 1000, used)
         work.spent += 1
-        assert not zb._Ahead.fits(q, 1000, used)
-        assert zb._Ahead.fits(q, 1000, used - 1)
-    assert zb._Ahead.fits(q, 1000, used)          # no stage budget: nothing is cut
+        assert not rc.fits(q, 1000, used)
+        assert rc.fits(q, 1000, used - 1)
+    assert rc.fits(q, 1000, used)          # no stage budget: nothing is cut
 
 
 def test_no_fork_beside_another_thread(watch, monkeypatch):
     mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
-    monkeypatch.setattr(zb, "_one_thread", _real_one_thread)     # the rule itself, not the fixture's
+    monkeypatch.setattr(rp, "_one_thread", _real_one_thread)     # the rule itself, not the fixture's
     release = threading.Event()
     other = threading.Thread(target=release.wait, daemon=True)
     other.start()
@@ -167,15 +172,15 @@ def test_no_fork_beside_another_thread(watch, monkeypatch):
 
 
 def test_answers_in_the_proof_cache_are_not_decided_ahead(watch, monkeypatch, tmp_path):
-    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-student-t.yaml"))
-    monkeypatch.setattr(zb, "_CACHE_ON", True)
+    mech = build_mechanism(load_spec(ROOT / "examples" / "broken" / "threshold-bound-jump.yaml"))
+    monkeypatch.setattr(rc, "_ON", True)
     monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
     monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
     monkeypatch.delenv("CI", raising=False)
     first = _outcome(mech)
     assert watch["forks"] == 1 and watch["taken"] >= 1
-    second = _outcome(mech)               # every unsat answer now comes from the cache
-    assert watch["forks"] == 1
+    second = _outcome(mech)               # the sat answers now come from the cache (an unsat is never stored)
+    assert watch["forks"] == 2 and watch["asked"][1] < watch["asked"][0]
     assert [c[:2] for c in second[0]] == [c[:2] for c in first[0]]
 
 
@@ -185,8 +190,8 @@ def test_a_fork_that_fails_changes_nothing_and_leaks_no_pipe(watch, monkeypatch)
 
     def no_fork():
         raise OSError("Resource temporarily unavailable")
-    monkeypatch.setattr(zb.os, "fork", no_fork)
+    monkeypatch.setattr(rp.os, "fork", no_fork)
     fds = len(os.listdir("/proc/self/fd"))
     assert _outcome(mech) == plain
-    assert watch["forks"] == 2 and watch["taken"] >= 1       # the first copy (in _both) was real
+    assert watch["forks"] == 2 and watch["unsat ahead"] >= 1   # the first copy (in _both) was real
     assert len(os.listdir("/proc/self/fd")) == fds

@@ -19,7 +19,8 @@ import pytest
 
 from gpaudit.certify import beside
 from gpaudit.check import check_spec
-from gpaudit.kernel import z3door as zb
+from gpaudit.runtime import cache as proof_cache
+from gpaudit.runtime import processes as zb
 from gpaudit.model.mechanism import build_mechanism
 from gpaudit.report.json_report import result_to_json
 from gpaudit.spec.load import load_spec
@@ -47,7 +48,7 @@ def here(monkeypatch):
     earlier test in this process may have left a thread behind: test_no_copy_where_forbidden checks
     that rule itself), the proof cache off (every answer from z3)."""
     monkeypatch.setattr(zb, "_one_thread", lambda: True)
-    monkeypatch.setattr(zb, "_CACHE_ON", False)
+    monkeypatch.setattr(proof_cache, "_ON", False)
     monkeypatch.setattr(zb, "_AHEAD_ON", True)
     monkeypatch.delenv("GPAUDIT_NO_AHEAD", raising=False)
     seen = {"stages": 0, "forks": 0, "pids": []}
@@ -242,7 +243,8 @@ def test_copies_die_with_a_process_that_is_killed(tmp_path):
 import os, sys, time, types
 sys.path.insert(0, {str(ROOT)!r})
 from gpaudit.certify import beside
-from gpaudit.kernel import z3door as zb
+from gpaudit.runtime import cache as proof_cache
+from gpaudit.runtime import processes as zb
 from gpaudit.model.mechanism import build_mechanism
 from gpaudit.spec.load import load_spec
 zb._one_thread = lambda: True

@@ -222,7 +222,7 @@ def test_a_delta_claim_is_summarised_by_its_hockey_stick_divergence(capsys):
 
 
 def test_a_gating_run_leaves_the_callers_proof_cache_setting_alone(tmp_path):
-    from gpaudit.kernel import z3door
+    from gpaudit.runtime import cache as z3door
     assert z3door.cache_enabled()
     rc = main(["check", str(EX / "threshold-laplace-global.yaml"), "--effort", "quick", "-q",
                "--junit", str(tmp_path / "j.xml")])

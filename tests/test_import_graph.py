@@ -154,6 +154,21 @@ def test_the_graph_sees_every_kind_of_import():
     assert {"gpaudit.report", "gpaudit.report.directory", "gpaudit.spec.load"} <= set(graph["gpaudit.api"])
 
 
+def test_the_kernel_imports_nothing_outside_itself():
+    """The trusted kernel reads nothing of the code it judges: no module of gpaudit.kernel imports a
+    gpaudit module outside the kernel (runtime, prove, certify, audit, anything), at any depth of
+    the import graph; the runtime (forks, the disk cache) may wrap the kernel, never the reverse."""
+    graph = import_graph()
+    kernel = [m for m in graph if m == "gpaudit.kernel" or m.startswith("gpaudit.kernel.")]
+    assert "gpaudit.kernel.z3door" in kernel and "gpaudit.kernel.decide" in kernel
+    outside = {m: sorted(t for t in graph[m] if not (t == "gpaudit.kernel" or t.startswith("gpaudit.kernel.")))
+               for m in kernel}
+    assert not any(outside.values()), outside
+    assert "gpaudit.kernel.z3door" in graph["gpaudit.runtime"]          # the runtime wraps the kernel's door
+    for m in ("gpaudit.runtime", "gpaudit.runtime.cache", "gpaudit.runtime.processes"):
+        assert not any(t.startswith(("gpaudit.prove", "gpaudit.certify", "gpaudit.audit")) for t in graph[m]), m
+
+
 FIRST_IMPORT = """
 import importlib, sys
 failed = []

@@ -116,11 +116,11 @@ def test_a_claim_split_into_cases_is_unsat_only_when_every_case_is():
 def test_a_case_left_unknown_falls_back_to_the_whole_formula(monkeypatch):
     real, calls = z3door.check_formula, []
 
-    def first_case_unknown(assertions, budget_ms, digits=None, max_steps=None):
+    def first_case_unknown(assertions, budget_ms, digits=None, max_steps=None, transcendental=0):
         calls.append(len(calls))
         if len(calls) == 1:
-            return z3.unknown, z3door._NotRun("a case out of steps"), 0.0
-        return real(assertions, budget_ms, digits, max_steps)
+            return z3.unknown, z3door.NotRun("a case out of steps"), 0.0
+        return real(assertions, budget_ms, digits, max_steps, transcendental)
     monkeypatch.setattr(z3door, "check_formula", first_case_unknown)
     ans = z3door.solve(_case_query(lambda b: b > -1), 1000, use_cache=False)
     # the other case is not tried; the whole formula is decided in one call, and proved
@@ -158,24 +158,6 @@ def test_a_region_split_into_cases_is_unsat_only_when_every_case_is(monkeypatch)
     assert whole.status == z3door.UNSAT and whole.cases == 1 and whole.split == ""
 
 
-def test_a_cached_answer_keeps_how_it_was_split(tmp_path, monkeypatch):
-    monkeypatch.setattr(z3door, "_CACHE_ON", True)
-    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
-    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
-    monkeypatch.delenv("CI", raising=False)
-    first = z3door.solve(_case_query(lambda b: b > -1), 1000)
-    again = z3door.solve(_case_query(lambda b: b > -1), 1000)
-    assert not first.cached and again.cached
-    assert (again.status, again.cases, again.split) == (first.status, first.cases, first.split) == (z3door.UNSAT, 2, "claim")
-    # a record written without the split's kind (an older format) still gives a usable answer
-    (rec_path,) = (tmp_path / "proofs").glob("*.json")
-    rec = json.loads(rec_path.read_text())
-    del rec["split"]
-    rec_path.write_text(json.dumps(rec))
-    old = z3door.solve(_case_query(lambda b: b > -1), 1000)
-    assert old.cached and old.status == z3door.UNSAT and old.split == ""
-
-
 def test_long_numerals_shrink_the_step_budget():
     t = z3.Real("t")
     short = [t > z3.RealVal("1/3")]
@@ -189,8 +171,7 @@ def test_long_numerals_shrink_the_step_budget():
     assert r == z3.unknown and dt == 0.0 and "801 digits" in s.reason_unknown()
 
 
-def test_a_stage_budget_ends_a_stage_deterministically(tmp_path, monkeypatch):
-    monkeypatch.setattr(z3door, "_CACHE_ON", True)      # whatever ran before in this process
+def test_a_stage_budget_ends_a_stage_deterministically():
     y = z3.Real("y")
     easy = z3door.Query(z3.And(y > 1, y < 0), [], [])
     a, b, c = z3.Reals("a b c")
@@ -208,36 +189,6 @@ def test_a_stage_budget_ends_a_stage_deterministically(tmp_path, monkeypatch):
         ans = z3door.solve(easy, 1000, use_cache=False)
         assert ans.status == z3door.UNKNOWN and "budget" in ans.reason
     assert z3door.WORK.cap is None
-    # a cached answer is charged its cost, and not used where the budget would not have allowed it
-    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
-    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
-    monkeypatch.delenv("CI", raising=False)
-    with z3door.work_budget(10**9) as work:
-        assert not z3door.solve(easy, 1000).cached
-        cost = work.spent
-        assert z3door.solve(easy, 1000).cached and work.spent == 2 * cost
-    with z3door.work_budget(1) as work:
-        ans = z3door.solve(easy, 1000)
-        assert not ans.cached
-
-
-def test_cache_is_off_when_gating(tmp_path, monkeypatch):
-    monkeypatch.setattr(z3door, "_CACHE_ON", True)      # whatever ran before in this process
-    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
-    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
-    monkeypatch.delenv("CI", raising=False)
-    y = z3.Real("y")
-    q = z3door.Query(z3.And(y > 1, y < 0), [], [])
-    assert z3door.solve(q, 100).status == z3door.UNSAT
-    assert z3door.solve(q, 100).cached
-    monkeypatch.setenv("CI", "true")
-    assert not z3door.solve(q, 100).cached
-    monkeypatch.delenv("CI")
-    z3door.set_cache(False)
-    try:
-        assert not z3door.solve(q, 100).cached
-    finally:
-        z3door.set_cache(True)
 
 
 # -- definedness -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The proof stage beside the audit, on a free core.
 
 The proof stage (``prove_stage``) does not use anything the audit finds: it reads only the
-mechanism.  Where a core is free and forking is safe (``z3door.may_fork``: Linux, two or more
+mechanism.  Where a core is free and forking is safe (``runtime.processes.may_fork``: Linux, two or more
 cores, no other Python thread, not in a worker of ``check -j N`` or ``sweep -j N`` with N >= the
 cores, ``GPAUDIT_NO_AHEAD`` unset), a forked copy of this process runs it while this process audits, and sends back its outcome
 (the checks, the regions' certified rates, the witness, the route and the seed points; all plain
@@ -13,7 +13,7 @@ keeps exact numbers exact.  Where the copy sends nothing usable (it died, it rai
 held something that cannot be pickled), this process runs the proof stage itself, as if nothing had
 been done beside, so that an error surfaces here exactly as before.  Where a verified witness settles
 ``refuted``, the copy is killed and its outcome is never read.  A copy dies with the process that
-forked it, however that ends (``z3door.die_with_parent``), and so does the copy it forks to decide
+forked it, however that ends (``runtime.processes.die_with_parent``), and so does the copy it forks to decide
 queries ahead.
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import pickle
 
-from ..kernel import z3door
+from ..runtime import processes
 from .pipeline import prove_stage
 
 
@@ -34,12 +34,12 @@ class ProofBeside:
         self.mech = mech
         self.pid = None
         self.pipe = None
-        if z3door.may_fork():
+        if processes.may_fork():
             self._start()
 
     def _start(self):
         try:
-            self.pid, self.pipe = z3door.fork_copy(self._send)
+            self.pid, self.pipe = processes.fork_copy(self._send)
         except OSError:        # no process to spare: the proof stage runs here, after the audit
             pass
 
@@ -72,7 +72,7 @@ class ProofBeside:
     def close(self) -> None:
         """Stop the copy (a copy it forked dies with it) and reap it; nothing it sent is read."""
         if self.pid is not None:
-            z3door.stop_copy(self.pid)
+            processes.stop_copy(self.pid)
             self.pid = None
         if self.pipe is not None:
             self.pipe.close()
@@ -93,4 +93,4 @@ def _portable(out):
     from ..prove.prover import ProofOutcome
 
     return ProofOutcome(out.checks, out.regions, out.witness, leaves=out.leaves, route=out.route, rates=out.rates,
-                        seeds=out.seeds)
+                        seeds=out.seeds, reused=out.cache_reused())

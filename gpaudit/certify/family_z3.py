@@ -7,13 +7,13 @@ Hladik-Tetek Lemma 12), no enclosure of finite width can certify; this proves
 
 as polynomial inequalities (denominators cleared after z3 shows they are positive) for families
 whose score is a rational function of u with algebraic coefficients.  unsat certifies; sat,
-unknown, a timeout or an expression z3 cannot take (exp, log, an irrational exponent) is unknown.
+unknown, a timeout or an expression the kernel's translator cannot take (an irrational exponent) is
+unknown.
 """
 
 from __future__ import annotations
 
 import sympy as sp
-import z3
 
 from ..kernel import z3door
 from ..model.families import U  # the variable of the families' derived score forms
@@ -27,53 +27,21 @@ def abs_score_pieces(family):
     return family.rational_score_pieces()
 
 
-class _Z3:
-    """sympy -> z3 for polynomials in u with algebraic constants (sqrt via fresh roots)."""
-
-    def __init__(self):
-        self.facts, self.u, self.roots = [], z3.Real("u"), {}
-
-    def __call__(self, e):
-        e = sp.sympify(e)
-        if e == U:
-            return self.u
-        if e.is_Rational:
-            return z3.RealVal(f"{e.p}/{e.q}")
-        if e.is_Add:
-            return z3.Sum([self(a) for a in e.args])
-        if e.is_Mul:
-            return z3.Product([self(a) for a in e.args])
-        if e.is_Pow and e.exp.is_Integer:
-            base = self(e.base)
-            if e.exp >= 0:
-                out = z3.RealVal(1)
-                for _ in range(int(e.exp)):
-                    out = out * base
-                return out
-        if e.is_Pow and e.exp == sp.Rational(1, 2) and e.base.is_Rational and e.base > 0:
-            if e not in self.roots:
-                r = z3.Real(f"root{len(self.roots)}")
-                self.facts += [r >= 0, r * r == self(e.base)]   # e.base is a positive rational
-                self.roots[e] = r
-            return self.roots[e]
-        if e.is_Pow and e.exp == -sp.Rational(1, 2) and e.base.is_Rational and e.base > 0:
-            return 1 / self(sp.sqrt(e.base))
-        raise ValueError(f"not polynomial/algebraic: {e}")
-
-
 def _prove_le(expr, lo, hi, budget_ms):
-    """Prove expr(u) <= 0 for u in [lo, hi) (hi may be oo); returns 'unsat' | 'sat' | 'unknown'."""
+    """Prove expr(u) <= 0 for u in [lo, hi) (hi may be oo); returns 'unsat' | 'sat' | 'unknown'.
+
+    Two claims, each translated by the kernel's one translator (z3door.Translator): den > 0 on
+    the piece (-den >= 0 unsat), then num*den <= 0 (num*den > 0 unsat), so num/den <= 0."""
     num, den = sp.fraction(sp.together(sp.expand(expr)))
     results = []
-    for target in (-den, num * den):  # den > 0 on the piece, then num*den <= 0 <=> num/den <= 0
-        tr = _Z3()
+    for target, strict in ((-den, False), (num * den, True)):
+        tr = z3door.Translator()
         try:
-            t = tr(sp.expand(target))
-        except ValueError:
+            t, u = tr(sp.expand(target)), tr(U)
+            cond = [u >= tr(sp.sympify(lo))] + ([u < tr(sp.sympify(hi))] if hi != sp.oo else [])
+        except z3door.Unsupported:
             return "unknown"
-        cond = [tr.u >= tr(lo)] + ([tr.u < tr(hi)] if hi != sp.oo else [])
-        r, _, _ = z3door.check_formula(tr.facts + cond + [t >= 0 if target is not num * den else t > 0],
-                                       budget_ms)
+        r, _, _ = z3door.check_formula(tr.facts + cond + [t > 0 if strict else t >= 0], budget_ms)
         results.append(str(r))
     if all(r == "unsat" for r in results):
         return "unsat"

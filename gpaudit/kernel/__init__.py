@@ -3,7 +3,8 @@
     numbers   exact conversions and conversions with a named direction (up / down), sound <=
     arbexpr   sympy -> arb balls (rigorous enclosures, outward rounded)
     z3door    the one door to z3: translation with guarded partial-function facts, one solve
-              call with fixed seeds and a deterministic work budget, the (optional) cache
+              call with fixed seeds, a deterministic work budget and a wall-clock limit; advice
+              from outside (gpaudit.runtime: forked copies, the disk cache) never proves
     domain    where an expression is defined (the `defined` obligations)
     decide    the ordered verdict and the rule table; the only maker of a certified Decision
 

@@ -9,7 +9,8 @@ up, a lower bound (an exhibited rate) only down.
 - `up(v)` / `down(v)`: an mpf >= / <= the exact value of a sympy expression (an arb enclosure,
   outward rounded, its end point taken), at `bits` of precision.
 - `le(a, b)`: a sound decision of a <= b for exact values: True only when proved (exactly for
-  rationals, else by disjoint arb enclosures), False only when a > b is proved, None otherwise.
+  rationals, by structural equality, else by arb enclosures that exclude the other side), False
+  only when a > b is proved, None otherwise (no heuristic rewriting decides anything).
 - `decimal_up(v)` / `decimal_down(v)`: decimal strings for reports, rounded up / down.
 """
 
@@ -103,7 +104,7 @@ def le(a, b) -> bool | None:
             return True
         if enc > 0:
             return False
-    if sp.simplify(d) == 0:   # an exact tie that no enclosure of positive width can show
+    if a == b:   # the same expression (structural equality): an exact tie no enclosure can show
         return True
     return None
 
@@ -144,22 +145,3 @@ def decimal_up(v, digits: int = 30) -> str:
 def decimal_down(v, digits: int = 30) -> str:
     """A decimal string <= v, with at most `digits` significant digits."""
     return _decimal(v, digits, ROUND_FLOOR)
-
-
-def readable_exact(text: str) -> str:
-    """An exact claim value for a terminal line: a YAML float was taken at its exact binary value
-    (3602879701896397/36028797018963968 for 0.1), which is shown as the shortest decimal that
-    reads back to that double, marked as such; anything else as it is."""
-    try:
-        v = Fraction(text)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return str(text)
-    den = v.denominator
-    if den > 1024 and den & (den - 1) == 0:   # a power of two: a binary fraction
-        try:
-            f = float(v)
-        except OverflowError:
-            return str(text)
-        if Fraction(f) == v:
-            return f"{f!r} (binary64)"
-    return str(text)

@@ -1,4 +1,4 @@
-"""The one door to z3: sympy expressions -> z3 terms, one solver call per obligation, the cache.
+"""The one door to z3: sympy expressions -> z3 terms, one solver call per obligation.
 
 Every z3 call of gpaudit goes through `solve` (or `check_formula` for callers that build z3
 terms themselves): fixed seeds and a deterministic work budget (z3's `rlimit`, a count of
@@ -24,25 +24,19 @@ Every step is recorded in `notes`:
 - log(u): a fresh L; u > 0 -> (L <= u - 1 and L u >= u - 1), monotone in u where defined.
 - pi, e: fresh variables inside rational intervals 10^-9 wide that contain them.
 
-The cache stores `unsat` answers by the hash of the formula's exact text (z3's low-level text
-with canonical node numbers for a translated query, else the SMT-LIB text), the z3 version and the
-budget.  It is an optimisation, never evidence: it is off when gating (`CI` set in the environment,
-`--junit`, `--baseline`, or `set_cache(False)`), and an answer that came from it says so.
+Answers decided elsewhere (the disk cache, a forked copy deciding ahead: gpaudit.runtime) reach
+`solve` only through an advisor (set_advisor), and an advised `unsat` is refused: every proof is a
+z3 call made by this process.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import operator
-import os
-import pickle
 import re
-import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 
 import sympy as sp
 import z3
@@ -61,25 +55,23 @@ RLIMIT_PER_MS = 2000
 # depends only on the formula, so the answer stays deterministic.
 NUMERAL_DIGITS_FREE = 30
 NUMERAL_DIGITS_MAX = 700
-_CACHE_ON = True
-
-
-def set_cache(enabled: bool) -> None:
-    """Turn the proof cache on or off for this process (off when gpaudit gates a CI run)."""
-    global _CACHE_ON
-    _CACHE_ON = bool(enabled)
-
-
-def cache_enabled() -> bool:
-    return _CACHE_ON
-
-
-def rlimit_of(budget_ms: int, digits: int = 0) -> int:
+# nlsat's steps also grow costly with the number of transcendental abstractions (exp_N, log_N: each
+# brings polynomials of its facts; a bound with ten exp bumps made single calls run for minutes): a
+# call's steps shrink by TRANSCENDENTAL_FREE / t for t > TRANSCENDENTAL_FREE of them.  Deterministic.
+TRANSCENDENTAL_FREE = 6
+# What no step count bounds: z3's memory (MB, z3's memory_max_size) and, the one nondeterministic
+# limit, the wall clock of a stage (work_budget's `seconds`): past it, no call is made and a call
+# under way is stopped (z3's timeout), and the answer is unknown with WALL_CLOCK_NOTE in its reason.
+MAX_MEMORY_MB = 4096
+WALL_CLOCK_NOTE = "the one nondeterministic limit"
+def rlimit_of(budget_ms: int, digits: int = 0, transcendental: int = 0) -> int:
     """The deterministic step budget of a call given `budget_ms`, for a formula whose longest
-    numeral has `digits` digits."""
+    numeral has `digits` digits and that has `transcendental` exp / log abstractions."""
     steps = max(1, int(budget_ms)) * RLIMIT_PER_MS
     if digits > NUMERAL_DIGITS_FREE:
         steps = steps * NUMERAL_DIGITS_FREE ** 2 // digits ** 2
+    if transcendental > TRANSCENDENTAL_FREE:
+        steps = steps * TRANSCENDENTAL_FREE // transcendental
     return max(1, steps)
 
 
@@ -96,7 +88,7 @@ class _Work:
     z3's steps, and an answer from the cache is charged the steps it cost when it was computed."""
 
     def __init__(self):
-        self.spent, self.cap = 0, None
+        self.spent, self.cap, self.deadline, self.seconds = 0, None, None, None
 
     def remaining(self):
         return None if self.cap is None else self.cap - self.spent
@@ -106,16 +98,33 @@ WORK = _Work()
 
 
 @contextmanager
-def work_budget(steps: int):
-    """Run a stage under a total budget of `steps` weighted z3 steps (nesting keeps the outer one)."""
+def work_budget(steps: int, seconds: float | None = None):
+    """Run a stage under a total budget of `steps` weighted z3 steps, and where given, of `seconds`
+    of wall-clock time (nesting keeps the outer one)."""
     if WORK.cap is not None:
         yield WORK
         return
     WORK.spent, WORK.cap = 0, int(steps)
+    WORK.seconds = seconds
+    WORK.deadline = None if seconds is None else time.monotonic() + seconds
     try:
         yield WORK
     finally:
-        WORK.cap = None
+        WORK.cap = WORK.deadline = WORK.seconds = None
+
+
+def wall_clock_left() -> float | None:
+    """Seconds left before the stage's wall-clock limit (None: no limit)."""
+    return None if WORK.deadline is None else WORK.deadline - time.monotonic()
+
+
+def past_wall_clock() -> bool:
+    left = wall_clock_left()
+    return left is not None and left <= 0
+
+
+def wall_clock_reason() -> str:
+    return f"wall-clock limit: {WORK.seconds:g} s; {WALL_CLOCK_NOTE}"
 
 
 _DIGIT_RUN = re.compile(r"[0-9]+")
@@ -198,6 +207,7 @@ def low_level_text(assertions) -> str:
 
 
 _NODE = re.compile(r"#([0-9]+)")
+_TRANSCENDENTAL = re.compile(r"\b(?:exp|log)[A-Za-z0-9]*_[0-9]+\b")
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -224,7 +234,8 @@ class Unsupported(Exception):
 
 
 def configure_z3():
-    """Fixed seeds: the same obligation gets the same answer on every run."""
+    """Fixed seeds: the same obligation gets the same answer on every run; z3's memory bounded."""
+    z3.set_param("memory_max_size", MAX_MEMORY_MB)
     z3.set_param("smt.random_seed", SEED)
     z3.set_param("sat.random_seed", SEED)
     z3.set_param("nlsat.seed", SEED)
@@ -259,15 +270,22 @@ class Translator:
         self._logs: list[tuple] = []
         self._n = 0
         self.plain = True              # every constant a Real with a plain name (see canonical_text)
+        self.owners: dict = {}         # variable name -> the symbol (or fresh tag) it stands for
 
     # -- variables ---------------------------------------------------------------------
-    def var(self, name: str) -> z3.ArithRef:
+    def var(self, name: str, owner=None) -> z3.ArithRef:
+        """The z3 variable `name`; `owner` (a sympy symbol, or a fresh abstraction's own tag) must be
+        the one the name was first given for: two different symbols of one name would otherwise
+        become one variable (Unsupported)."""
+        first = self.owners.setdefault(name, owner if owner is not None else name)
+        if first != (owner if owner is not None else name):
+            raise Unsupported(f"two different symbols named {name}")
         if name not in self.vars:
             self.vars[name] = z3.Real(name)
             self.plain = self.plain and bool(_PLAIN_NAME.fullmatch(name)) and name not in ("true", "false")
         return self.vars[name]
 
-    _STATE = ("vars", "facts", "notes", "_cache", "alias", "_exps", "_logs")
+    _STATE = ("vars", "owners", "facts", "notes", "_cache", "alias", "_exps", "_logs")
 
     def snapshot(self) -> dict:
         """A copy of the translation state (the z3 terms themselves are immutable and shared)."""
@@ -313,12 +331,12 @@ class Translator:
         if isinstance(e, sp.Symbol):
             if e in self.alias:
                 return self(self.alias[e])
-            return self.var(e.name)
+            return self.var(e.name, ("symbol", e))
         if e.is_Rational:
             return _q(e)
         if e.is_Float:
             self.note(f"float literal {e} taken at its exact binary value")
-            return _q(sp.Rational(float(e)))
+            return _q(sp.Rational(e))            # the Float's own mpf, every bit of it
         if e is sp.pi:
             return self._const("pi", Fraction(314159265, 10**8), Fraction(314159266, 10**8))
         if e is sp.E:
@@ -446,6 +464,7 @@ class Query:
     plain: bool = False           # built by a Translator whose constants all have plain names
     _digits: int | None = None
     _key: str | None = None
+    _transcendental: int | None = None
 
     @property
     def text(self) -> str:
@@ -463,6 +482,13 @@ class Query:
             self._key = ("low-level\n" + canonical_text(list(self.facts) + [self.formula]) if self.plain
                          else "smt-lib\n" + self.text)
         return self._key
+
+    @property
+    def transcendental(self) -> int:
+        """How many exp / log abstractions (exp_N, log_N, named by Translator.fresh) the query has."""
+        if self._transcendental is None:
+            self._transcendental = len(set(_TRANSCENDENTAL.findall(self.key_text)))
+        return self._transcendental
 
     @property
     def digits(self) -> int:
@@ -542,24 +568,7 @@ def _each_in_place(top, i, alternatives) -> list:
     return [conj(*rest, a) if rest else a for a in alternatives]
 
 
-def _cache_dir() -> Path | None:
-    if not _CACHE_ON or os.environ.get("GPAUDIT_NO_CACHE") or os.environ.get("CI"):
-        return None
-    root = os.environ.get("GPAUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gpaudit")
-    path = Path(root) / "proofs"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return path
-
-
-def cache_key(query_text: str, budget_ms: int) -> str:
-    text = f"z3 {z3_version()} seed {SEED} rlimit {rlimit_of(budget_ms)} steps-v6 real-assertions\n{query_text}"
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _num(v) -> Fraction:
+def model_value(v) -> Fraction:
     if z3.is_rational_value(v):
         return Fraction(v.numerator_as_long(), v.denominator_as_long())
     if z3.is_algebraic_value(v):
@@ -568,18 +577,19 @@ def _num(v) -> Fraction:
     raise ValueError(str(v))
 
 
-def step_limit(budget_ms: int, digits: int) -> tuple[int, int]:
+def step_limit(budget_ms: int, digits: int, transcendental: int = 0) -> tuple[int, int]:
     """(z3's step limit for a call made now, the weight of one of its steps): the call's budget,
     cut to what the stage's work budget has left (below 1: the call is not made)."""
     weight = step_weight(digits)
-    steps = rlimit_of(budget_ms, digits)
+    steps = rlimit_of(budget_ms, digits, transcendental)
     left = WORK.remaining()
     if left is not None:
         steps = min(steps, left // weight)
     return steps, weight
 
 
-def check_formula(assertions, budget_ms: int, digits: int | None = None, max_steps: int | None = None):
+def check_formula(assertions, budget_ms: int, digits: int | None = None, max_steps: int | None = None,
+                  transcendental: int = 0):
     """The one z3 call: (z3 result, solver, seconds) for a conjunction of assertions, with fixed
     seeds and the deterministic budget (at most `max_steps` steps where given).  A z3 exception is
     `unknown` (fail closed).  `digits`, the longest numeral's digit count, is counted here unless
@@ -587,44 +597,50 @@ def check_formula(assertions, budget_ms: int, digits: int | None = None, max_ste
     configure_z3()
     if digits is None:
         digits = numeral_digits(assertions)
-    steps, weight = step_limit(budget_ms, digits)
-    r, s, dt = _call(assertions, steps, digits, max_steps)
-    if not isinstance(s, _NotRun):
-        charge(_steps_used(s) * weight)
+    steps, weight = step_limit(budget_ms, digits, transcendental)
+    r, s, dt = call(assertions, steps, digits, max_steps)
+    if not isinstance(s, NotRun):
+        charge(steps_used(s) * weight)
     return r, s, dt
 
 
-def _call(assertions, steps: int, digits: int, max_steps: int | None = None):
+def call(assertions, steps: int, digits: int, max_steps: int | None = None):
     """check_formula's call with its step limit given (`steps`, cut to `max_steps`); charges
-    nothing."""
-    import time
-
+    nothing.  Past the stage's wall-clock limit, or stopped by it, the call is unknown (NotRun)."""
     if max_steps is not None:
         steps = min(steps, int(max_steps))
     if digits > NUMERAL_DIGITS_MAX:
-        return z3.unknown, _NotRun(f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})"), 0.0
+        return z3.unknown, NotRun(f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})"), 0.0
     if steps < 1:
-        return z3.unknown, _NotRun(f"the stage's work budget ({WORK.cap} steps) is spent"), 0.0
+        return z3.unknown, NotRun(f"the stage's work budget ({WORK.cap} steps) is spent"), 0.0
+    wall = wall_clock_left()
+    if past_wall_clock():
+        return z3.unknown, NotRun(wall_clock_reason()), 0.0
     # a fresh context per call: z3's step count (and so what the budget allows) is then the
     # same whatever the process asked before (in a shared context it accumulates across calls)
     ctx = z3.Context()
     s = z3.Solver(ctx=ctx)
     s.set("rlimit", steps)
     s.set("random_seed", SEED)
+    if wall is not None:
+        s.set("timeout", max(1, int(wall * 1000)))
     s.add(*[a.translate(ctx) for a in assertions])
     t0 = time.perf_counter()
     try:
         r = s.check()
     except z3.Z3Exception:
         r = z3.unknown
-    return r, s, time.perf_counter() - t0
+    dt = time.perf_counter() - t0
+    if r == z3.unknown and past_wall_clock():
+        return r, NotRun(wall_clock_reason()), dt
+    return r, s, dt
 
 
 def charge(weighted_steps: int) -> None:
     WORK.spent += int(weighted_steps)
 
 
-def _steps_used(s) -> int:
+def steps_used(s) -> int:
     try:
         st = s.statistics()
         return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
@@ -632,7 +648,7 @@ def _steps_used(s) -> int:
         return 0
 
 
-class _NotRun:
+class NotRun:
     """The solver of a call that was not made: only its reason is asked for."""
 
     def __init__(self, reason: str):
@@ -642,10 +658,24 @@ class _NotRun:
         return self.reason
 
 
+# -- advice ------------------------------------------------------------------------------------
+# Code outside the kernel (gpaudit.runtime: the disk cache, a forked copy deciding ahead) may hold
+# answers decided elsewhere.  It is consulted through one object, and what it says is never
+# evidence: an advised `unsat` is refused here, whatever the advisor is, so every `unsat` -- every
+# proof -- comes from a z3 call this process made.  An advised `sat` (a candidate model, verified
+# in mpmath before anything is reported) or `unknown` only spares a call that would not prove.
+_ADVISOR = None
+
+
+def set_advisor(advisor) -> None:
+    """Install `advisor` (None: none): advisor.recall(q, budget_ms) -> (Answer, weighted steps to
+    charge) or None, and advisor.learn(q, budget_ms, Answer, weighted steps it cost)."""
+    global _ADVISOR
+    _ADVISOR = advisor
+
+
 def solve(q: Query, budget_ms: int, want_model=(), use_cache=True, replay: dict | None = None) -> Answer:
-    """Decide q.  Only `unsat` answers are cached (by the hash of the query's exact text); an
-    `unknown` is never stored, so the cache can never turn one into a proof, and it is not
-    consulted (nor its key computed) when gating (see set_cache).
+    """Decide q.  `use_cache` lets the advisor (set_advisor) spare calls that would not prove.
 
     `replay` (a dict the caller keeps for this process) holds the answers of calls this process
     made, by the query's exact text and the arguments: an identical query asked again gets the answer
@@ -654,7 +684,7 @@ def solve(q: Query, budget_ms: int, want_model=(), use_cache=True, replay: dict 
     would cut the limit, the call is made again."""
     if replay is not None:
         key = (q.key_text, budget_ms, tuple(want_model), use_cache)
-        limit = step_limit(budget_ms, q.digits)[0]
+        limit = step_limit(budget_ms, q.digits, q.transcendental)[0]
         hit = replay.get(key)
         if hit is not None and hit[1] == limit:
             charge(hit[2])
@@ -667,51 +697,41 @@ def solve(q: Query, budget_ms: int, want_model=(), use_cache=True, replay: dict 
 
 
 def _solve(q: Query, budget_ms: int, want_model, use_cache) -> Answer:
-    cdir = _cache_dir() if use_cache else None
-    key = cache_key(q.key_text, budget_ms) if cdir is not None else ""
-    if cdir is not None:
-        f = cdir / f"{key}.json"
-        try:
-            rec = json.loads(f.read_text())
-            steps = int(rec.get("steps", -1))
-            left = WORK.remaining()
-            # charged what it cost, and used only where the budget would have let z3 find it
-            if rec.get("status") == UNSAT and rec.get("key") == key and steps >= 0 and (left is None or steps <= left):
-                charge(steps)
-                return Answer(UNSAT, cached=True, reason="from the proof cache",
-                              cases=max(1, int(rec.get("cases", 1))), split=str(rec.get("split", "")))
-        except (OSError, ValueError, TypeError):
-            pass
+    advisor = _ADVISOR if use_cache else None
+    if advisor is not None:
+        got = advisor.recall(q, budget_ms)
+        if got is not None and got[0].status in (SAT, UNKNOWN):      # never UNSAT: see set_advisor
+            ans, steps = got
+            charge(steps)
+            ans = Answer(ans.status, model={**{n: Fraction(0) for n in want_model}, **ans.model}, seconds=ans.seconds,
+                         cached=ans.cached, reason=ans.reason, cases=ans.cases, split=ans.split)
+            advisor.learn(q, budget_ms, ans, steps)
+            return ans
     before = WORK.spent
     r, s, dt, cases, split = _decide(q, budget_ms)
     if r == z3.unsat:
-        if cdir is not None:
-            try:
-                tmp = cdir / f"{key}.tmp{os.getpid()}"
-                tmp.write_text(json.dumps({"key": key, "status": UNSAT, "z3": z3_version(),
-                                           "steps": WORK.spent - before, "cases": cases,
-                                           "split": split}))
-                tmp.replace(cdir / f"{key}.json")
-            except OSError:
-                pass
-        return Answer(UNSAT, seconds=dt, cases=cases, split=split)
-    if r == z3.sat:
+        ans = Answer(UNSAT, seconds=dt, cases=cases, split=split)
+    elif r == z3.sat:
         m = s.model()
         model = {}
         for d in m.decls():
             try:
-                model[d.name()] = _num(m[d])
+                model[d.name()] = model_value(m[d])
             except (ValueError, z3.Z3Exception):
                 pass
         for name in want_model:
             if name not in model:
                 model[name] = Fraction(0)
-        return Answer(SAT, model=model, seconds=dt, cases=cases, split=split)
-    try:
-        why = s.reason_unknown()
-    except z3.Z3Exception:
-        why = "z3 exception"
-    return Answer(UNKNOWN, seconds=dt, reason=why)
+        ans = Answer(SAT, model=model, seconds=dt, cases=cases, split=split)
+    else:
+        try:
+            why = s.reason_unknown()
+        except z3.Z3Exception:
+            why = "z3 exception"
+        ans = Answer(UNKNOWN, seconds=dt, reason=why)
+    if advisor is not None:
+        advisor.learn(q, budget_ms, ans, WORK.spent - before)
+    return ans
 
 
 # The region's cases share this many z3 steps; where they need more, the whole formula is decided as
@@ -741,19 +761,13 @@ def _decide(q: Query, budget_ms: int):
     claim_cases, each case with the call's whole step budget; else by region_cases, the cases
     sharing REGION_CASE_STEPS.  Where the cases do not decide it (see _by_cases), the whole
     formula is decided as one call, as it would be unsplit: a split never loses an answer the
-    whole call gives within its budget.  A decision made ahead (see ahead) is taken where it is
-    the one this would make now."""
-    if _AHEAD is not None:
-        taken = _AHEAD.take(q, budget_ms)
-        if taken is not None:
-            return taken
-
+    whole call gives within its budget."""
     def call(assertions, max_steps=None):
-        return check_formula(assertions, budget_ms, q.digits, max_steps)
-    return _decide_terms(list(q.facts), q.formula, call)
+        return check_formula(assertions, budget_ms, q.digits, max_steps, q.transcendental)
+    return decide_terms(list(q.facts), q.formula, call)
 
 
-def _decide_terms(facts, formula, call):
+def decide_terms(facts, formula, call):
     """_decide's steps for the terms of a query, each z3 call made by call(assertions, max_steps)."""
     cases, split, shared = claim_cases(formula), "claim", None
     if len(cases) == 1:
@@ -778,210 +792,10 @@ def _by_cases(facts, cases, call, shared: int | None):
             return None, spent
         r, s, dt = call(facts + [c], left)
         spent += dt
-        if left is not None and not isinstance(s, _NotRun):
-            left -= _steps_used(s)
+        if left is not None and not isinstance(s, NotRun):
+            left -= steps_used(s)
         if r == z3.sat:
             return (r, s), spent
         if r != z3.unsat:
             return None, spent
     return (z3.unsat, s), spent
-
-
-# -- deciding ahead ----------------------------------------------------------------------------
-# Where a core is free, the queries whose answers the proof stage will ask for later can be decided
-# by a forked copy of this process while this one builds and decides others (threads would not do:
-# z3py makes a C call, releasing and retaking Python's lock, for every term, and two threads doing
-# that slow each other down more than the second core gains).  Nothing about an answer changes:
-# the copy decides a query by the same calls (_decide_terms), each in a fresh context with the same
-# step limit as at its turn, and only its `unsat` is taken -- at its turn, where the stage's budget
-# left then would have cut none of those calls, and charged its steps then.  Anything else (sat,
-# unknown, a copy that died) is decided again at its turn, as if nothing had been done ahead.
-
-_AHEAD = None
-_AHEAD_ON = True
-# Fewer queries than this are decided at their turn: a fork costs about 10 ms, and every page this
-# process writes afterwards is copied once (measured: a stage with 4 short continuity queries took
-# 0.15 s with a copy against 0.12 s without; the two-way threshold's 110 took 5.5-6.6 s against 6.6-6.9 s).
-AHEAD_MIN_QUERIES = 12
-
-
-def set_ahead(enabled: bool) -> None:
-    """Allow or forbid forked copies in this process (may_fork: deciding ahead, and the proof stage
-    beside the audit); forbidden where every core already checks a file of its own (the workers of
-    check -j N or sweep -j N with N >= the cores: gpaudit.runner.worker_pool)."""
-    global _AHEAD_ON
-    _AHEAD_ON = bool(enabled)
-
-
-def may_fork() -> bool:
-    """Whether a forked copy of this process may work beside it: on Linux, with a second core,
-    with no other Python thread, not forbidden in this process (set_ahead) or by GPAUDIT_NO_AHEAD."""
-    return (_AHEAD_ON and sys.platform.startswith("linux") and cores() >= 2 and _one_thread()
-            and not os.environ.get("GPAUDIT_NO_AHEAD"))
-
-
-def fork_copy(work):
-    """Fork a copy of this process that runs work(out), `out` the write end of a pipe (a binary
-    file), and then ends, dying with this process if this one ends first (die_with_parent).  Returns
-    (the copy's pid, the pipe's read end as a binary file); raises OSError, leaving nothing open,
-    where no process or pipe can be had."""
-    read, write = os.pipe()
-    parent = os.getpid()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read)
-        os.close(write)
-        raise
-    if pid == 0:  # pragma: no cover - the copy (coverage is not measured in it)
-        code = 1
-        try:
-            die_with_parent(parent)
-            os.close(read)
-            with os.fdopen(write, "wb") as out:
-                work(out)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-    return pid, os.fdopen(read, "rb")
-
-
-def die_with_parent(parent: int) -> None:
-    """In a forked copy, first thing: be killed (SIGKILL) when the process that forked it ends,
-    however it ends (Linux's PR_SET_PDEATHSIG), and end at once if it already has -- so that no
-    copy outlives a process that was itself killed, and a copy's own copy goes with it."""
-    import ctypes
-    import signal
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))   # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):    # not Linux's libc: the parent still kills it in close()
-        pass
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def stop_copy(pid: int) -> None:
-    """Kill a forked copy (SIGKILL: whatever it is doing, any copy of its own dies with it) and
-    reap it."""
-    import signal
-
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
-    try:
-        os.waitpid(pid, 0)
-    except OSError:
-        pass
-
-
-def _one_thread() -> bool:
-    """Whether this is the process's one Python thread (a fork copies only the thread that makes
-    it, and a lock another thread holds then stays locked in the copy)."""
-    import threading
-
-    return threading.active_count() == 1
-
-
-def cores() -> int:
-    """The cores this process may run on (also -j's default: gpaudit.runner.default_jobs)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-class _Ahead:
-    """The queries given to `ahead`, decided in order by a forked copy of this process, which
-    sends (status, steps, seconds, cases, split) for each down a pipe."""
-
-    def __init__(self, queries, budget_ms: int):
-        configure_z3()
-        self.index, self.jobs = {}, []   # jobs holds each query, so no other object takes its id
-        for q in queries:
-            if id(q) not in self.index and q.digits <= NUMERAL_DIGITS_MAX:
-                self.index[id(q)] = len(self.jobs)
-                self.jobs.append(q)
-        self.budget_ms = budget_ms
-        self.got: dict = {}
-        # (OSError where no process or pipe can be had: the caller decides everything at its turn)
-        self.pid, self.pipe = fork_copy(self._send_all)
-
-    def _send_all(self, out):  # pragma: no cover - runs in the copy (coverage is not measured there)
-        for i, q in enumerate(self.jobs):
-            pickle.dump((i, *self._decide(q)), out)
-            out.flush()                # each record as soon as it is decided
-
-    def _decide(self, q: Query):
-        limit, used = rlimit_of(self.budget_ms, q.digits), [0]
-
-        def call(assertions, max_steps=None):
-            r, s, dt = _call(assertions, limit, q.digits, max_steps)
-            if not isinstance(s, _NotRun):
-                used[0] += _steps_used(s)
-            return r, s, dt
-        r, _, dt, cases, split = _decide_terms(list(q.facts), q.formula, call)
-        return str(r), used[0], dt, cases, split
-
-    def take(self, q: Query, budget_ms: int):
-        """The decision of q made ahead, where it is `unsat` and the one _decide would make now;
-        else None."""
-        i = self.index.get(id(q))
-        if i is None or budget_ms != self.budget_ms or not self.fits(q, budget_ms, 0):
-            return None                # (not waited for where the budget left would cut it anyway)
-        while i not in self.got and self.pipe is not None:
-            try:
-                rec = pickle.load(self.pipe)
-                self.got[rec[0]] = rec[1:]
-            except Exception:  # noqa: BLE001 - the copy ended early (killed, crashed): decide at the turn
-                self.pipe = None
-        rec = self.got.pop(i, None)
-        if rec is None or rec[0] != "unsat":
-            return None
-        _, used, dt, cases, split = rec
-        if not self.fits(q, budget_ms, used):
-            return None
-        charge(used * step_weight(q.digits))
-        return z3.unsat, _NotRun("decided ahead"), dt, cases, split
-
-    @staticmethod
-    def fits(q: Query, budget_ms: int, used: int) -> bool:
-        """Whether the stage's budget left now would cut none of the calls a decision of q made
-        with `used` steps in all (each call's limit is the smaller of its own and what is left)."""
-        left = WORK.remaining()
-        return left is None or left // step_weight(q.digits) >= rlimit_of(budget_ms, q.digits) + used
-
-    def close(self):
-        stop_copy(self.pid)
-        if self.pipe is not None:
-            self.pipe.close()
-
-
-@contextmanager
-def ahead(queries, budget_ms: int):
-    """Decide `queries` (Query objects, asked for later with this budget) ahead, in a forked copy
-    of this process, while the body runs -- where a core is free for it and forking is safe (Linux,
-    no other Python thread).  The answers are the same either way."""
-    global _AHEAD
-    queries = [q for q in queries if q is not None]
-    if _AHEAD is not None or len(queries) < AHEAD_MIN_QUERIES or not may_fork():
-        yield
-        return
-    cdir = _cache_dir()
-    if cdir is not None:               # an answer in the proof cache is read there at its turn
-        queries = [q for q in queries if not (cdir / f"{cache_key(q.key_text, budget_ms)}.json").exists()]
-        if len(queries) < AHEAD_MIN_QUERIES:
-            yield
-            return
-    try:
-        _AHEAD = _Ahead(queries, budget_ms)
-    except OSError:                    # no fork, no pipe: everything is decided at its turn
-        yield
-        return
-    try:
-        yield
-    finally:
-        a, _AHEAD = _AHEAD, None
-        a.close()

@@ -91,7 +91,7 @@ def branch_and_bound(region, claim, syms, box, max_boxes=MAX_BOXES):
         while stack:
             b = stack.pop()
             n += 1
-            if n > max_boxes:
+            if n > max_boxes or (n % 64 == 0 and zb.past_wall_clock()):
                 return False, n
             env = {s: _interval(lo, hi) for s, (lo, hi) in zip(syms, b)}
             try:

@@ -18,6 +18,7 @@ from ..spec.types import two_point_needed
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
+from ..runtime import processes
 from .prover import SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, evidence, status_of, summary
 from .theorem import lemma_31_route
 from .witness import dec
@@ -59,18 +60,26 @@ def _decide_each(P, obligations, refute, key, wit):
 # ends a proof stage whose regions are all out of z3's reach in one to two minutes (82 s measured
 # on the 2-core machine for the two-way threshold at T1 = 1e-300).
 STAGE_STEPS = 2 * 10**8
+# What the step count cannot bound (a step's cost grows without limit on some nonlinear queries):
+# the stage's wall clock.  Past it no z3 call and no arb box is begun, a call under way is
+# stopped, and what is left is unknown, saying so.  The catalog's slowest stage takes about 10 s.
+STAGE_SECONDS = 60
 
 
 def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
     """Prove (or refute) the conditions of Definition 8 for mech's f and B, region by region,
-    under the stage's deterministic work budget."""
-    with zb.work_budget(STAGE_STEPS) as work:
+    under the stage's deterministic work budget and its wall-clock limit."""
+    with zb.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
         out = _prove_conditions(mech, timeout_ms)
         spent, cap = work.spent, work.cap
+        late = zb.past_wall_clock()
+        wall = zb.wall_clock_reason()
     for c in out.checks:
         if spent >= cap and c.status == UNKNOWN:
             c.detail += (f"; the proof stage's work budget ({cap:.0e} weighted z3 steps) is spent"
                          " (long numerals make each step costly: see docs/certificate.md)")
+        if late and c.status == UNKNOWN and zb.WALL_CLOCK_NOTE not in c.detail:
+            c.detail += f"; {wall} (the proof stage stopped)"
     return out
 
 
@@ -91,13 +100,13 @@ def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
     # The obligations whose building does not wait for an answer (definedness, B > 0 on each region,
     # continuity): a copy of the process decides them on a free core, in the order they are asked
     # for, while this one prepares the rates' sampled quantities (pure sympy) and then decides the
-    # rates; the answers are the same either way (gpaudit.kernel.z3door.ahead)
+    # rates; the answers are the same either way (gpaudit.runtime.processes.ahead)
     defs = [(name, obl.defined(expr, name)) for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B"))]
     positive = [obl.b_positive(leaf) for leaf in leaves]
     joins = [(name, obl.continuity(expr, name)) for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B"))]
     asked = ([o.query for _, obs in defs for o in obs] + [o.query for o in positive]
              + [o.query for _, obs in joins for o in obs])
-    with zb.ahead(asked, P.timeout):
+    with processes.ahead(asked, P.timeout):
         _prepare_rates(P, leaves)
         return _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0)
 

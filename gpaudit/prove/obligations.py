@@ -106,7 +106,9 @@ class Atoms:
     def _symbol(self, a):
         if a in self.sym_of:
             return self.sym_of[a]
-        S = sp.Dummy("A", positive=not isinstance(a, sp.log))
+        # exp(y) > 0; a root u^(p/q) >= 0 (0 where u is, on a tie leaf say); log(u) real
+        S = (sp.Dummy("A", positive=True) if isinstance(a, sp.exp)
+             else sp.Dummy("A", real=True) if isinstance(a, sp.log) else sp.Dummy("A", nonnegative=True))
         orig = a.xreplace(self.back)
         self.sym_of[a], self.back[S] = S, orig
         if isinstance(a, sp.exp):

@@ -64,6 +64,11 @@ class ProofOutcome:
     route: str = "regions"
     rates: dict = field(default_factory=dict)     # leaf label -> {"a": sympy, "c": sympy}
     seeds: list = field(default_factory=list)     # points where a condition failed (z3 models, witnesses)
+    reused: int | None = None     # answers the proof cache gave (None: count the records' `cached`)
+
+    def cache_reused(self) -> int:
+        """How many z3 answers came from the proof cache (gpaudit.runtime.cache: never a proof)."""
+        return self.reused if self.reused is not None else sum(1 for r in self.records if r.cached)
 
     @property
     def status(self) -> str:

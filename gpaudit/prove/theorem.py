@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import mpmath
 import sympy as sp
+from flint import ctx
 
 from ..verdict import CERTIFIED, SKIPPED, UNKNOWN, Check
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
+from ..kernel.arbexpr import to_arb
+from ..kernel.numbers import exact
 from ..spec.types import two_point_needed
 from .prover import SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, evidence, summary
 
@@ -28,19 +31,25 @@ LEMMA_31 = "theorem: Liang-Yi Lemma 3.1"
 
 
 def _nonconstant_point(query):
-    """A landmark where |grad f| > 0, shown by a 50-digit evaluation far above rounding noise."""
+    """A landmark where |grad f| > 0, proved by an arb enclosure of |grad f|^2 at the landmark's
+    exact (binary) coordinates that lies above 0 (kernel.arbexpr: outward rounded)."""
     syms = query.symbols
     grads = [sp.diff(query.expr, s) for s in syms]
-    fn = sp.lambdify(syms, grads, modules=["mpmath"], docstring_limit=0)
-    with mpmath.workdps(50):
+    n2 = sp.Add(*[g**2 for g in grads])
+    old = ctx.prec
+    ctx.prec = 256
+    try:
         for p in query.landmarks:
             try:
-                g = [mpmath.mpf(v) for v in fn(*[mpmath.mpf(v) for v in p])]
+                env = {s: to_arb(exact(mpmath.mpf(v))) for s, v in zip(syms, p)}
+                enc = to_arb(n2, env)
             except (TypeError, ValueError, ZeroDivisionError):
                 continue
-            n = mpmath.sqrt(mpmath.fsum(v * v for v in g))
-            if n > mpmath.mpf("1e-20"):
-                return list(p), mpmath.nstr(n, 20)
+            if enc.is_finite() and enc > 0:
+                with mpmath.workdps(40):     # (the value shown; the decision is enc > 0)
+                    return list(p), mpmath.nstr(mpmath.mpf(enc.sqrt().mid().str(40, radius=False)), 20)
+    finally:
+        ctx.prec = old
     return _nonconstant_point_exact(query, grads)
 
 

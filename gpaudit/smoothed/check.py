@@ -10,6 +10,7 @@ from typing import Any
 
 from ..kernel import numbers
 from ..kernel.decide import Evidence, decide
+from ..report.readable import readable_exact
 from ..verdict import CERTIFIED, REFUTED, UNKNOWN, Check, Result
 from . import exact
 from .mechs import mechanism_for
@@ -68,7 +69,7 @@ def check_smoothed(spec) -> SmoothedResult:
               "of the hull of Pi in arb ball arithmetic" if spec.notion == "smoothed_dp"
               else "exact rationals per pair of neighbouring histograms (e^eps enclosed when irrational)")
     lo_s, hi_s = numbers.decimal_down(lower, 10), numbers.decimal_up(upper, 10)
-    detail = f"{quantity} in [{lo_s}, {hi_s}]; claim delta {numbers.readable_exact(claim['delta'])}"
+    detail = f"{quantity} in [{lo_s}, {hi_s}]; claim delta {readable_exact(claim['delta'])}"
     status = {REFUTED: REFUTED, CERTIFIED: CERTIFIED}.get(decision.verdict, UNKNOWN)
     witness = None
     if decision.verdict is REFUTED:
@@ -99,7 +100,7 @@ def summary_line(r) -> str:
     value = (f"{what} in [{numbers.decimal_down(Fraction(lo), 6)}, {numbers.decimal_up(Fraction(hi), 6)}]"
              if lo is not None and hi is not None else f"{what} not computed")
     return (f"{r.verdict:<9} {r.name}  ({r.path})  {r.claim.get('notion')}: epsilon claimed "
-            f"{numbers.readable_exact(r.claim['epsilon'])}, delta {numbers.readable_exact(r.claim['delta'])}; {value}")
+            f"{readable_exact(r.claim['epsilon'])}, delta {readable_exact(r.claim['delta'])}; {value}")
 
 
 def witness_line(w: dict) -> str:

@@ -68,7 +68,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def cmd_sweep(args) -> int:
-    from ..kernel import z3door
+    from ..runtime import cache as proof_cache
     from .execute import SchedulerError, connect, cores
     from .grid import GridError
     from .run import execute, make_plan, out_dir_problem
@@ -101,7 +101,7 @@ def cmd_sweep(args) -> int:
 
     try:
         outcome = execute(plan, args.out, jobs=args.jobs or cores(), client=client,
-                          cache=z3door.cache_enabled(), quiet=args.quiet, on_record=on_record)
+                          cache=proof_cache.cache_enabled(), quiet=args.quiet, on_record=on_record)
     except KeyboardInterrupt:
         print(f"gpaudit: interrupted; the finished points are kept in {os.path.join(args.out, 'points')}: "
               "run the same command again to resume", file=sys.stderr)
