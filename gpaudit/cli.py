@@ -111,7 +111,7 @@ def _exact_decimal(v):
 
 def summary_line(r: Result) -> str:
     from .kernel.numbers import decimal_down, decimal_up
-    from .report.readable import readable_exact
+    from .readable import readable_exact
     if r.claim.get("notion") in ("smoothed_dp", "dp"):
         from .smoothed.check import summary_line as smoothed_line
         return smoothed_line(r)

@@ -31,6 +31,7 @@ DECISION_SOURCES = (
     "gpaudit/smoothed",
     "gpaudit/runtime",
     "gpaudit/spec",
+    "gpaudit/readable.py",
     "gpaudit/check.py",
     "gpaudit/errors.py",
     "gpaudit/verdict.py",

@@ -6,6 +6,8 @@ cached numeric tables equal freshly computed ones."""
 import json
 import os
 import pickle
+
+from verified import trivially_verified
 import subprocess
 import sys
 from pathlib import Path
@@ -49,19 +51,8 @@ def test_a_valid_configuration_still_runs_every_stage():
     assert any(c.id == "certificate.rate" and c.status == CERTIFIED for c in r.checks)
 
 
-def _verified():
-    """A certificate the kernel checked: f = 0, B = 1 on one region, Laplace noise (rate 0)."""
-    import sympy as sp
-    from gpaudit.kernel import certificate as kc
-    x = sp.Symbol("x", real=True)
-    P = kc.Problem((x,), sp.Integer(0), sp.Integer(1), "l2", (sp.Integer(1),), "laplace", (-kc.U,), (),
-                   sp.Integer(1), sp.Integer(0), "exponential", sp.oo, sp.Integer(1), sp.Integer(0), "constant")
-    region = kc.Region("all", (), (kc.Alternative((), sp.Integer(0), sp.Integer(1)),), sp.Integer(0), sp.Integer(0))
-    return kc.check(P, kc.Certificate("regions", (region,), sp.Integer(0)))
-
-
 def test_a_decision_is_decided_again_after_pickling():
-    ev = Evidence(within_claim=True, certificate_checks=(CERTIFIED,), verified=_verified())
+    ev = Evidence(within_claim=True, certificate_checks=(CERTIFIED,), verified=trivially_verified())
     d = decide(ev)
     back = pickle.loads(pickle.dumps(d))
     assert back == d and is_certified_decision(back)

@@ -11,6 +11,7 @@ from gpaudit.api import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result, che
 from gpaudit.report.json_report import result_to_json
 from gpaudit.report.notices import is_informational
 from gpaudit.report.junit import junit_bytes, write_junit
+from verified import trivially_verified
 
 ROOT = Path(__file__).resolve().parents[1]
 XSD = Path(__file__).resolve().parent / "data" / "junit.xsd"
@@ -38,7 +39,8 @@ def synthetic(verdict, name="synthetic", checks=None) -> Result:
     witness = {"x": ["0"], "x_prime": ["0.5"], "y": "1", "dist": "0.5", "log_ratio": "0.7"} if verdict == REFUTED else None
     from gpaudit.kernel.decide import Evidence, decide
     decision = decide(Evidence(witness=verdict == REFUTED, witness_exact=True,
-                               within_claim=verdict == CERTIFIED, certificate_checks=(CERTIFIED, SKIPPED)))
+                               within_claim=verdict == CERTIFIED, certificate_checks=(CERTIFIED, SKIPPED),
+                                   verified=trivially_verified()))
     assert decision.verdict == verdict or verdict == UNKNOWN
     return Result(name, f"examples/{name}.yaml", "ab" * 32, verdict, {"epsilon": "1", "delta": "0"},
                   "0.9", "0.95" if verdict != REFUTED else None, witness, checks,

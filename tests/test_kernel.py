@@ -15,6 +15,7 @@ import z3
 from gpaudit.kernel import decide as kd
 from gpaudit.kernel import domain, numbers, z3door
 from gpaudit.verdict import Check, Result
+from verified import trivially_verified
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL = ROOT / "gpaudit" / "kernel"
@@ -203,17 +204,19 @@ def test_domain_conditions_of_partial_functions():
 # -- the decision table ----------------------------------------------------------------------
 
 CERT = ("certified", "certified", "skipped")
+VERIFIED = trivially_verified()
 
 
 @pytest.mark.parametrize("ev, verdict, rule", [
     (kd.Evidence(witness=True, witness_exact=True, within_claim=True, certificate_checks=CERT, inconsistent=True),
      kd.UNKNOWN, "inconsistent"),
     (kd.Evidence(witness=True, witness_exact=True), kd.REFUTED, "refuted"),
-    (kd.Evidence(witness=True, witness_exact=False, within_claim=True, certificate_checks=CERT),
+    (kd.Evidence(witness=True, witness_exact=False, within_claim=True, certificate_checks=CERT, verified=VERIFIED),
      kd.CERTIFIED, "certified"),
     (kd.Evidence(witness=True, witness_exact=False, within_claim=False, certificate_checks=CERT),
      kd.UNKNOWN, "approximate"),
-    (kd.Evidence(within_claim=True, certificate_checks=CERT), kd.CERTIFIED, "certified"),
+    (kd.Evidence(within_claim=True, certificate_checks=CERT, verified=VERIFIED), kd.CERTIFIED, "certified"),
+    (kd.Evidence(within_claim=True, certificate_checks=CERT), kd.UNKNOWN, "otherwise"),   # no kernel check
     (kd.Evidence(within_claim=True, certificate_checks=("certified", "unknown")), kd.UNKNOWN, "otherwise"),
     (kd.Evidence(within_claim=True, certificate_checks=()), kd.UNKNOWN, "otherwise"),
     (kd.Evidence(within_claim=False, certificate_checks=CERT), kd.UNKNOWN, "otherwise"),
@@ -241,7 +244,7 @@ def test_certified_needs_the_kernels_decision():
         kd.Decision(kd.CERTIFIED, "certified", "forged")
     with pytest.raises(ValueError):
         Result("n", "p", "0" * 64, "certified", {"epsilon": "1", "delta": "0"})
-    d = kd.decide(kd.Evidence(within_claim=True, certificate_checks=CERT))
+    d = kd.decide(kd.Evidence(within_claim=True, certificate_checks=CERT, verified=VERIFIED))
     assert Result("n", "p", "0" * 64, "certified", {"epsilon": "1", "delta": "0"}, decision=d).verdict == "certified"
     refuted = kd.decide(kd.Evidence(witness=True, witness_exact=True))
     with pytest.raises(ValueError):

@@ -13,7 +13,7 @@ and each test of this file says what would be wrong if it failed:
 Branch coverage of gpaudit/kernel/ by the kernel's own tests is at least 95%; the command, run by
 `test_kernel_branch_coverage_floor` (slow), is
 
-    python3 -m pytest -n 0 -p no:cacheprovider tests/test_kernel.py tests/test_kernel_rules.py \
+    python3 -m pytest -n 0 -p no:cacheprovider tests/test_kernel.py tests/test_kernel_rules.py tests/test_kernel_certificate.py \
         -m "not slow" --cov=gpaudit.kernel --cov-branch --cov-report=term-missing --cov-fail-under=95
 
 Mutation tests (`test_mutant_*`): each rule of kernel/decide.py and each rounding of
@@ -42,6 +42,7 @@ from flint import arb
 
 from gpaudit.kernel import arbexpr, domain, numbers, z3door
 from gpaudit.kernel import decide as kd
+from verified import trivially_verified
 
 ROOT = Path(__file__).resolve().parents[1]
 x, y = sp.symbols("x y", real=True)
@@ -344,7 +345,7 @@ def test_domain_conditions_of_every_partial_function():
 def test_verdicts_print_as_their_names_and_a_decision_crosses_processes_by_its_evidence():
     import pickle
     assert str(kd.CERTIFIED) == "certified" and f"{kd.REFUTED:>8}" == " refuted"
-    d = kd.decide(kd.Evidence(within_claim=True, certificate_checks=("certified",)))
+    d = kd.decide(kd.Evidence(within_claim=True, certificate_checks=("certified",), verified=trivially_verified()))
     again = pickle.loads(pickle.dumps(d))
     assert again == d and kd.is_certified_decision(again) and again is not d
 
@@ -355,7 +356,7 @@ def test_a_forged_decision_is_not_certified():
                         ("evidence", None), ("_token", object())):
         object.__setattr__(forged, name, value)
     assert not kd.is_certified_decision(forged)
-    assert kd.is_certified_decision(kd.decide(kd.Evidence(within_claim=True, certificate_checks=("certified",))))
+    assert kd.is_certified_decision(kd.decide(kd.Evidence(within_claim=True, certificate_checks=("certified",), verified=trivially_verified())))
 
 
 # -- mutation tests ----------------------------------------------------------------------------------
@@ -481,7 +482,7 @@ def test_mutant_is_caught(module, mutant, func, old, new, monkeypatch):
 @pytest.mark.slow  # runs the kernel tests under coverage in a fresh interpreter (about a minute)
 def test_kernel_branch_coverage_floor():
     cmd = [sys.executable, "-m", "pytest", "-n", "0", "-q", "-p", "no:cacheprovider", "-m", "not slow",
-           "tests/test_kernel.py", "tests/test_kernel_rules.py", "-k", "not mutant",
+           "tests/test_kernel.py", "tests/test_kernel_rules.py", "tests/test_kernel_certificate.py", "-k", "not mutant",
            "--cov=gpaudit.kernel", "--cov-branch", "--cov-report=term", "--cov-fail-under=95"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     run = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)

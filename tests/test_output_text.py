@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from gpaudit.cli import summary_line
-from gpaudit.report.readable import readable_exact
+from gpaudit.readable import readable_exact
 from gpaudit.report.junit import _summary
 from gpaudit.verdict import REFUTED, Result
 

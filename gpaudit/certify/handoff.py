@@ -56,11 +56,43 @@ def from_proof(mech, proof, epsilon_upper, delta_route=None, tie=False) -> kc.Ce
                         for l in proof.leaves)
         cert = kc.Certificate("lemma_3_1", regions, E, delta_route, sp.sympify(mech.query.lipschitz), None)
         return dataclasses.replace(cert, point=_interior_point(mech, cert))
-    regions = tuple(kc.Region(l.label, tuple(l.conds), tuple(kc.Alternative(tuple(a.conds), a.f, a.B) for a in l.alts),
+    regions = tuple(kc.Region(l.label, tuple(l.conds), tuple(kc.Alternative(
+                                  tuple(a.conds), _settled(a.f, l.conds + a.conds), _settled(a.B, l.conds + a.conds))
+                              for a in l.alts),
                               sp.sympify(proof.rates[l.label]["a"]), sp.sympify(proof.rates[l.label]["c"]),
                               _base(l.base))
                     for l in proof.leaves)
     return kc.Certificate("regions", regions, E, delta_route)
+
+
+def _settled(expr, conds):
+    """expr with each Piecewise inside it replaced by the branch that holds on the whole region
+    (z3 shows the region's conditions imply that branch's; where none is shown, expr is kept, and
+    the kernel refuses a region formula that is not smooth).  A wrong choice is not unsound: the
+    kernel compares the region's formula with the configuration's (agrees)."""
+    if expr is None or not expr.has(sp.Piecewise):
+        return expr
+    from ..kernel import z3door as zb
+
+    def implied(cond):
+        try:
+            tr = zb.Translator()
+            q = tr.query(zb.conj(*[tr(c) for c in conds], tr(sp.Not(cond))))
+        except zb.Unsupported:
+            return False
+        return zb.solve(q, 2000).status == zb.UNSAT
+
+    def settle(pw):
+        earlier = []
+        for val, cond in pw.args:
+            if implied(sp.And(cond, *[sp.Not(e) for e in earlier])):
+                return val
+            earlier.append(cond)
+        return pw
+    for node in sorted(expr.atoms(sp.Piecewise), key=lambda n: len(str(n))):
+        if node in expr.atoms(sp.Piecewise):
+            expr = expr.xreplace({node: settle(node)})
+    return expr
 
 
 def _base(label: str) -> tuple:

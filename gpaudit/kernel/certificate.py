@@ -123,6 +123,26 @@ def _rebuild(eps, route, outcomes):
     return Verified(eps, route, outcomes, _TOKEN)
 
 
+def recorded(data) -> Verified | None:
+    """A Verified as a record of this program stores it (a sweep's point file, which its workers
+    wrote after the kernel checked the certificate there): a report of a check, not a proof;
+    `gpaudit verify` checks a certificate again."""
+    if not isinstance(data, dict) or not isinstance(data.get("route"), str):
+        return None
+    try:
+        return _rebuild(sp.Rational(str(data["epsilon_upper"])), data["route"], ())
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def record(v) -> dict | None:
+    """The record of a Verified (see `recorded`)."""
+    if not is_verified(v):
+        return None
+    return {"epsilon_upper": str(sp.Rational(v.epsilon_upper)) if v.epsilon_upper.is_Rational
+            else numbers.decimal_up(v.epsilon_upper, 40), "route": v.route}
+
+
 def is_verified(v) -> bool:
     return isinstance(v, Verified) and v._token is _TOKEN
 
@@ -468,7 +488,7 @@ def _two_point(run: _Run, P: Problem):
 
 def _lemma_31(run: _Run, P: Problem, cert: Certificate):
     K = cert.lipschitz
-    if K is None or not run.exact("lipschitz_constant", numbers.le(0, K) is True, f"K = {K}"):
+    if not run.exact("lipschitz_constant", K is not None and numbers.le(0, K) is True, f"K = {K}"):
         return
     for r in cert.regions:
         def prop(a):

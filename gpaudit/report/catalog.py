@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from .readable import readable_exact
+from ..readable import readable_exact
 
 from .. import __version__
 from ..api import check, load, mechanism_for

@@ -25,7 +25,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from .. import __version__
-from .readable import readable_exact
+from ..readable import readable_exact
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
 from .json_report import result_to_json
 from .notices import is_informational, rests_on

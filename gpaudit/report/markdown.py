@@ -9,7 +9,7 @@ it; the mechanism in the paper's notation; every check with its evidence; and th
 
 from __future__ import annotations
 
-from .readable import readable_exact
+from ..readable import readable_exact
 
 import json
 from functools import lru_cache

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..kernel import numbers
 from ..kernel.decide import Evidence, decide
-from ..report.readable import readable_exact
+from ..readable import readable_exact
 from ..verdict import CERTIFIED, REFUTED, UNKNOWN, Check, Result
 from . import exact
 from .mechs import mechanism_for

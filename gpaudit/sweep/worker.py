@@ -65,17 +65,19 @@ def run_point(text: str, path: str, seed: int, effort: str, full_evidence: bool 
 def _evidence(result) -> dict | None:
     """The kernel's input behind the verdict (None for a result the rule table did not decide:
     an internal error or a raising python callable, both unknown)."""
+    from ..kernel import certificate as kcert
     ev = getattr(result.decision, "evidence", None)
     if ev is None:
         return None
     return {"witness": ev.witness, "witness_exact": ev.witness_exact, "within_claim": ev.within_claim,
             "certificate_checks": [str(s) for s in ev.certificate_checks], "inconsistent": ev.inconsistent,
-            "exact_value": ev.exact_value}
+            "exact_value": ev.exact_value, "verified": kcert.record(ev.verified)}
 
 
 def verdict_of(rec: dict) -> str:
     """The verdict of a record, decided again by the kernel's rule table from its evidence:
     certified / refuted / unknown, or "error" for a configuration error."""
+    from ..kernel import certificate as kcert
     from ..kernel.decide import UNKNOWN, Evidence, decide
 
     if rec.get("kind") == "config" or not rec.get("report"):
@@ -89,7 +91,8 @@ def verdict_of(rec: dict) -> str:
                                   within_claim=ev["within_claim"] is True,
                                   certificate_checks=tuple(ev["certificate_checks"]),
                                   inconsistent=ev["inconsistent"] is True,
-                                  exact_value=ev.get("exact_value") is True)).verdict
+                                  exact_value=ev.get("exact_value") is True,
+                                  verified=kcert.recorded(ev.get("verified")))).verdict
     except (KeyError, TypeError, ValueError):
         return str(UNKNOWN)
     return str(decided) if str(decided) == stated else str(UNKNOWN)
