@@ -201,8 +201,9 @@ def linked(e):
     return (e.xreplace(sub), alias) if sub else (e, alias)
 
 
-def _unsat(formula, budget_ms=BUDGET_MS) -> tuple[bool, str]:
-    """z3 proves `formula` (a sympy boolean, or a builder tr -> z3 formula) unsatisfiable."""
+def _unsat(formula, budget_ms=BUDGET_MS, roots=None) -> tuple[bool, str]:
+    """z3 proves `formula` (a sympy boolean, or a builder tr -> z3 formula) unsatisfiable.  `roots`:
+    symbols standing for square roots in it (Roots.alias)."""
     tr = zb.Translator()
     try:
         if callable(formula):
@@ -210,6 +211,7 @@ def _unsat(formula, budget_ms=BUDGET_MS) -> tuple[bool, str]:
         else:
             e, alias = linked(formula)
             tr.alias.update(alias)
+            tr.alias.update(roots or {})
             q = tr.query(tr(e))
     except zb.Unsupported as err:
         return False, f"not translatable: {err}"
@@ -221,6 +223,7 @@ class _Run:
     def __init__(self):
         self.outcomes: list[Outcome] = []
         self._empty: dict = {}
+        self.roots = Roots()
 
     def empty(self, conds) -> bool:
         """z3 shows the conjunction empty (memoised for this check only)."""
@@ -230,7 +233,7 @@ class _Run:
         return self._empty[key]
 
     def need(self, name, formula, budget_ms=BUDGET_MS):
-        holds, how = _unsat(formula, budget_ms)
+        holds, how = _unsat(formula, budget_ms, self.roots.alias)
         self.outcomes.append(Outcome(name, holds, how))
         return holds
 
@@ -310,13 +313,14 @@ def _defined_pw(F):
     return sp.Or(*cases)
 
 
-def _dual_le(metric, weights, grads, bound):
+def _dual_le(metric, weights, grads, bound, roots=None):
     """||g||_* <= bound (bound >= 0) for the dual norm of the input metric, without roots."""
+    red = roots.reduce if roots is not None else _reduced
     g = [gi / w for gi, w in zip(grads, weights)]
     if metric == "l2" or len(g) == 1:
-        return _reduced(sp.Add(*[gi**2 for gi in g])) <= bound**2
+        return red(sp.Add(*[gi**2 for gi in g])) <= bound**2
     if metric == "l1":          # dual: max_i |g_i| / w_i
-        return sp.And(*[_reduced(gi**2) <= bound**2 for gi in g])
+        return sp.And(*[red(gi**2) <= bound**2 for gi in g])
     if metric == "linf":        # dual: sum_i |g_i| / w_i
         return sp.Add(*[sp.Abs(gi) for gi in g]) <= bound
     raise ValueError(f"unknown metric {metric}")
@@ -336,14 +340,94 @@ def _some_alt(region, prop):
     return sp.And(*region.conds, sp.Not(sp.Or(*[sp.And(*a.conds, prop(a)) for a in region.alts])))
 
 
-def _grads(expr, syms):
-    return [sp.diff(expr, s) for s in syms]
+class Roots:
+    """Square roots of the inputs as symbols S = sqrt(u) (S >= 0), numbered in order of first use,
+    so that gradients stay rational in (x, S): dS/dx_i = (du/dx_i) / (2 S) (the chain rule), and
+    S^2 is reduced to u.  `alias` maps each S to sqrt(u), which the translator abstracts with its
+    facts (u >= 0 -> r >= 0 and r^2 = u).  Only roots whose radicand has no root are taken."""
+
+    def __init__(self):
+        self.of: dict = {}        # radicand -> S
+        self.alias: dict = {}     # S -> sqrt(radicand)
+
+    def atomize(self, e):
+        sub = {}
+        def root(q):
+            return q.exp.is_Rational and q.exp.q == 2 and bool(q.base.free_symbols)
+        for p in e.atoms(sp.Pow):
+            if root(p) and not any(root(q) for q in p.base.atoms(sp.Pow)):
+                S = self.of.get(p.base)
+                if S is None:
+                    S = self.of[p.base] = sp.Symbol(f"root_{len(self.of)}", nonnegative=True)
+                    self.alias[S] = sp.sqrt(p.base)
+                sub[p] = S**int(2 * p.exp)
+        return e.xreplace(sub)
+
+    def grads(self, e, syms):
+        """[de/dx_i] for an atomized e (chain rule through each S)."""
+        out = []
+        for x in syms:
+            d = sp.diff(e, x)
+            for u, S in self.of.items():
+                if e.has(S):
+                    d += sp.diff(e, S) * sp.diff(u, x) / (2 * S)
+            out.append(d)
+        return out
+
+    def norm_sq(self, e, syms):
+        """|grad e|^2 for an atomized e, as sum_(a, b) de/da de/db <grad a, grad b> over the inputs
+        and the roots in e, each inner product reduced on its own (<grad S, grad S> = |grad u|^2 /
+        (4 u) for S = sqrt(u): a radial S has gradient norm 1, and the sum stays small)."""
+        atoms = [S for S in self.of.values() if e.has(S)]
+        var = list(syms) + atoms
+        parts = [(a, sp.diff(e, a)) for a in var]
+        total = sp.Integer(0)
+        for a, ca in parts:
+            if ca == 0:
+                continue
+            for b, cb in parts:
+                if cb != 0:
+                    total += ca * cb * self._gram(a, b, syms)
+        return total
+
+    def _gram(self, a, b, syms):
+        back = {S: u for u, S in self.of.items()}
+        if a in syms and b in syms:
+            return sp.Integer(1 if a == b else 0)
+        if a in syms or b in syms:
+            x, S = (a, b) if a in syms else (b, a)
+            return self.reduce(sp.diff(back[S], x) / (2 * S))
+        u, v = back[a], back[b]
+        return self.reduce(sp.Add(*[sp.diff(u, x) * sp.diff(v, x) for x in syms]) / (4 * a * b))
+
+    def reduce(self, e):
+        """e with common factors cancelled and S^2 replaced by its radicand (an identity)."""
+        try:
+            num, den = sp.fraction(sp.cancel(sp.together(e)))
+            for u, S in self.of.items():
+                if num.has(S):
+                    num = sp.rem(sp.expand(num), S**2 - u, S)
+                if den.has(S):
+                    den = sp.rem(sp.expand(den), S**2 - u, S)
+            return sp.cancel(num / den)
+        except (sp.PolynomialError, TypeError, ValueError):
+            return e
 
 
-def _log_grads(B, syms):
+def _grads(expr, syms, roots=None):
+    """[d expr/dx_i], through the roots' symbols where `roots` is given."""
+    if roots is None:
+        return [sp.diff(expr, s) for s in syms]
+    return roots.grads(roots.atomize(expr), syms)
+
+
+def _log_grads(B, syms, roots=None):
     """d ln B / dx_i = (dB/dx_i) / B with common factors cancelled (exp(...) factors of B cancel):
     an identity wherever B != 0, and B > 0 is an obligation of its own (B_positive)."""
-    return [sp.cancel(sp.diff(B, s) / B) for s in syms]
+    if roots is None:
+        return [sp.cancel(sp.diff(B, s) / B) for s in syms]
+    Ba = roots.atomize(B)
+    return [roots.reduce(g / Ba) for g in roots.grads(Ba, syms)]
 
 
 # -- the obligations --------------------------------------------------------------------------
@@ -453,10 +537,22 @@ def _local(run: _Run, P: Problem, cert: Certificate):
         run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
                   f"a = {r.a}, c = {r.c} >= 0")
         run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: a.B > 0))
-        run.need(f"cover[{r.label}]", _some_alt(r, lambda a: _dual_le(
-            P.metric, P.weights, _grads(a.f, P.syms), r.a * a.B)))
-        run.need(f"smooth[{r.label}]", _some_alt(r, lambda a: _dual_le(
-            P.metric, P.weights, _log_grads(a.B, P.syms), r.c)))
+        R = run.roots
+        if P.metric == "l2" and all(w == 1 for w in P.weights):     # the Euclidean norm: by inner products
+            def cover(a):
+                return R.norm_sq(R.atomize(a.f), P.syms) <= r.a**2 * R.atomize(a.B)**2
+
+            def smooth(a):
+                Ba = R.atomize(a.B)
+                return R.norm_sq(Ba, P.syms) / Ba**2 <= r.c**2
+        else:
+            def cover(a):
+                return _dual_le(P.metric, P.weights, _grads(a.f, P.syms, R), r.a * R.atomize(a.B), R)
+
+            def smooth(a):
+                return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
+        run.need(f"cover[{r.label}]", _some_alt(r, cover))
+        run.need(f"smooth[{r.label}]", _some_alt(r, smooth))
 
 
 def _dist(P: Problem, xs, ys):
