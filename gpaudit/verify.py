@@ -13,7 +13,6 @@ report records).
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
@@ -23,25 +22,18 @@ from .kernel import certificate as kc
 from .kernel import numbers
 from .runtime import cache as proof_cache
 from .model.mechanism import build_mechanism
+from .report.json_report import ReportFormatError, read_entries
 from .spec.load import load_spec
 
 
 def _entries(path: str):
-    shown = "<stdin>" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    except OSError as err:
-        raise ConfigError(shown, "", f"cannot read file: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(shown, "", "file is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(shown, "", f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
-    entries = data if isinstance(data, list) else [data]
-    if not entries or not all(isinstance(e, dict) for e in entries):
+        shown, entries = read_entries(path)
+    except ReportFormatError as err:
+        raise ConfigError(err.path, err.field, err.problem) from None
+    if not all(isinstance(e, dict) for _, e in entries):
         raise ConfigError(shown, "", "not a gpaudit JSON report (expected an object or a list of objects)")
-    return shown, entries
+    return shown, [e for _, e in entries]
 
 
 def verify(report: str, config: str | None = None, out=None) -> int:

@@ -3,7 +3,6 @@ input domain, pairs just outside Lambda, delta compared at double precision, non
 a witness's distance in the configured metric.  Each configuration's truth is derived in its comment,
 independently of gpaudit; each test asserts the verdict gpaudit must never give, and the one it gives."""
 
-import textwrap
 from functools import partial
 
 import mpmath
@@ -16,17 +15,9 @@ from gpaudit.errors import ConfigError
 from gpaudit.model.mechanism import build_mechanism
 from gpaudit.spec.load import load_spec
 
+from test_soundness_regressions import ids, write
+
 check = partial(api.check, full_evidence=True)
-
-
-def write(tmp_path, name, text):
-    p = tmp_path / f"{name}.yaml"
-    p.write_text(textwrap.dedent(text))
-    return p
-
-
-def ids(result):
-    return {c.id: c.status for c in result.checks}
 
 
 def test_an_uncovered_band_between_two_pieces_is_refuted(tmp_path):

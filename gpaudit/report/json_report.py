@@ -120,11 +120,10 @@ class RecordedResult:
         return EXIT_CODES[self.verdict]
 
 
-def read_report(path: str) -> list[RecordedResult]:
-    """The results of a `gpaudit check --json` report (one object or a list; '-' reads stdin).
-
-    Raises :class:`ReportFormatError` for a file that cannot be read, is not JSON, or is not a
-    gpaudit report (a field missing or of the wrong kind), naming the entry and the field."""
+def read_entries(path: str) -> tuple[str, list]:
+    """(the name to show, [(where, entry)]) of a JSON report: one object or a non-empty list of
+    them ('-' reads stdin).  Raises :class:`ReportFormatError` for a file that cannot be read or
+    is not JSON."""
     import sys
     shown = "<stdin>" if path == "-" else str(path)
     try:
@@ -143,12 +142,19 @@ def read_report(path: str) -> list[RecordedResult]:
         raise ReportFormatError(shown, "", f"not valid JSON (line {err.lineno}, column {err.colno}: "
                                            f"{err.msg})") from None
     if isinstance(data, dict):
-        entries = [("", data)]
-    elif isinstance(data, list) and data:
-        entries = [(f"[{i}]", e) for i, e in enumerate(data)]
-    else:
-        raise ReportFormatError(shown, "", "not a gpaudit JSON report (expected an object, or a non-empty "
+        return shown, [("", data)]
+    if isinstance(data, list) and data:
+        return shown, [(f"[{i}]", e) for i, e in enumerate(data)]
+    raise ReportFormatError(shown, "", "not a gpaudit JSON report (expected an object, or a non-empty "
                                            "list of objects, as `gpaudit check --json` writes)")
+
+
+def read_report(path: str) -> list[RecordedResult]:
+    """The results of a `gpaudit check --json` report (one object or a list; '-' reads stdin).
+
+    Raises :class:`ReportFormatError` for a file that cannot be read, is not JSON, or is not a
+    gpaudit report (a field missing or of the wrong kind), naming the entry and the field."""
+    shown, entries = read_entries(path)
     out = []
     for where, entry in entries:
         _validate_entry(entry, shown, where)
