@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-laplace-pure
 ; config: examples/broken/threshold-laplace-pure.yaml
 ; config-sha256: 48c5b675cd50314c2c06a6936f4fae121033e31eddb0ef7f51da64480117967c
-; code-sha256: baf41e54f3f7b192224bb7306449bc0cda5236377d95a7e80f0848af34fc961b
+; code-sha256: 53d8bf9e7d2f99bef4d8ac7e860a3a4c5b9431e4c585dedea1d55a7fade97448
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

@@ -1,13 +1,71 @@
 ; gpaudit proof obligations for broken-two-way-dropped-term
 ; config: examples/broken/two-way-dropped-term.yaml
 ; config-sha256: f1d006ff5cb5ac040c5b4a2cf0359a5e3cc292d1180eca62858f44f72ecca76b
-; code-sha256: baf41e54f3f7b192224bb7306449bc0cda5236377d95a7e80f0848af34fc961b
+; code-sha256: 53d8bf9e7d2f99bef4d8ac7e860a3a4c5b9431e4c585dedea1d55a7fade97448
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=defined region=B1 answer=unsat
+; obligation 1: condition=defined region=f (all pieces) answer=unsat
+; claim: the pieces of f cover the input domain (some condition holds at every x)
+(push)
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (let ((a!1 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!2 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!3 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!8 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!9 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!10 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                     (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!11 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!12 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!13 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!14 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))))))
+(let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3)))
+(let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
+  (or (and (not a!6)
+           (not a!7)
+           (not a!8)
+           (not a!9)
+           (not a!10)
+           (not a!11)
+           (not a!12)
+           (not a!13)
+           (not a!14)))))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=defined region=B1 answer=unsat
 ; claim: B piece 1 is defined on its closure: Ne(Min(x1 - 5/4 - sqrt(2)/4, x2 - 9/4 - sqrt(2)/4) + sqrt(2)/4 + 1/2, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -25,7 +83,7 @@
 (check-sat)
 (pop)
 
-; obligation 2: condition=defined region=B2 answer=unsat
+; obligation 3: condition=defined region=B2 answer=unsat
 ; claim: B piece 2 is defined on its closure: Ne(x1 - 3/4, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -42,7 +100,7 @@
 (check-sat)
 (pop)
 
-; obligation 3: condition=defined region=B3 answer=unsat
+; obligation 4: condition=defined region=B3 answer=unsat
 ; claim: B piece 3 is defined on its closure: Ne(x2 - 7/4, 0)
 (push)
 ; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -67,7 +125,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=defined region=B4 answer=unsat
+; obligation 5: condition=defined region=B4 answer=unsat
 ; claim: B piece 4 is defined on its closure: Ne(-sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) + sqrt(2)/4 + 1/2, 0)
 (push)
 ; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -101,7 +159,7 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=defined region=B5 answer=unsat
+; obligation 6: condition=defined region=B5 answer=unsat
 ; claim: B piece 5 is defined on its closure: Ne(5/4 - x1, 0)
 (push)
 ; z3 decided this block as 4 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -152,7 +210,7 @@
 (check-sat)
 (pop)
 
-; obligation 6: condition=defined region=B6 answer=unsat
+; obligation 7: condition=defined region=B6 answer=unsat
 ; claim: B piece 6 is defined on its closure: Ne(9/4 - x2, 0)
 (push)
 ; z3 decided this block as 12 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -273,7 +331,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=defined region=B7 answer=unsat
+; obligation 8: condition=defined region=B7 answer=unsat
 ; claim: B piece 7 is defined on its closure: Ne(sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) - sqrt(2)/4, 0)
 (push)
 ; z3 decided this block as 32 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -620,7 +678,7 @@
 (check-sat)
 (pop)
 
-; obligation 8: condition=B_positive region=f1.B2 answer=unsat
+; obligation 9: condition=B_positive region=f1.B2 answer=unsat
 ; claim: B > 0 on f1.B2
 (push)
 (declare-fun root_1 () Real)
@@ -652,7 +710,7 @@
 (check-sat)
 (pop)
 
-; obligation 9: condition=cover region=f1.B2 answer=unsat
+; obligation 10: condition=cover region=f1.B2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2
 (push)
 (declare-fun root_1 () Real)
@@ -684,7 +742,7 @@
 (check-sat)
 (pop)
 
-; obligation 10: condition=smooth region=f1.B2 answer=sat
+; obligation 11: condition=smooth region=f1.B2 answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B2
 (push)
 (declare-fun root_1 () Real)
@@ -717,7 +775,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=B_positive region=f2.B5 answer=unsat
+; obligation 12: condition=B_positive region=f2.B5 answer=unsat
 ; claim: B > 0 on f2.B5
 (push)
 (declare-fun root_1 () Real)
@@ -771,7 +829,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=cover region=f2.B5 answer=unsat
+; obligation 13: condition=cover region=f2.B5 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B5
 (push)
 (declare-fun root_1 () Real)
@@ -826,7 +884,7 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=smooth region=f2.B5 answer=sat
+; obligation 14: condition=smooth region=f2.B5 answer=sat
 ; claim: |grad ln B| <= 1/9 on f2.B5
 (push)
 (declare-fun root_1 () Real)
@@ -882,7 +940,7 @@
 (check-sat)
 (pop)
 
-; obligation 14: condition=B_positive region=f2.B8 answer=unsat
+; obligation 15: condition=B_positive region=f2.B8 answer=unsat
 ; claim: B > 0 on f2.B8
 (push)
 (declare-fun root_1 () Real)
@@ -943,7 +1001,7 @@
 (check-sat)
 (pop)
 
-; obligation 15: condition=cover region=f2.B8 answer=unsat
+; obligation 16: condition=cover region=f2.B8 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B8
 (push)
 (declare-fun root_1 () Real)
@@ -1005,7 +1063,7 @@
 (check-sat)
 (pop)
 
-; obligation 16: condition=smooth region=f2.B8 answer=unsat
+; obligation 17: condition=smooth region=f2.B8 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B8
 (push)
 (declare-fun root_1 () Real)
@@ -1067,7 +1125,7 @@
 (check-sat)
 (pop)
 
-; obligation 17: condition=B_positive region=f3.B5 answer=unsat
+; obligation 18: condition=B_positive region=f3.B5 answer=unsat
 ; claim: B > 0 on f3.B5
 (push)
 (declare-fun root_1 () Real)
@@ -1124,7 +1182,7 @@
 (check-sat)
 (pop)
 
-; obligation 18: condition=cover region=f3.B5 answer=unsat
+; obligation 19: condition=cover region=f3.B5 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B5
 (push)
 (declare-fun root_1 () Real)
@@ -1182,7 +1240,7 @@
 (check-sat)
 (pop)
 
-; obligation 19: condition=smooth region=f3.B5 answer=sat
+; obligation 20: condition=smooth region=f3.B5 answer=sat
 ; claim: |grad ln B| <= 1/9 on f3.B5
 (push)
 (declare-fun root_1 () Real)
@@ -1241,7 +1299,7 @@
 (check-sat)
 (pop)
 
-; obligation 20: condition=B_positive region=f4.B3 answer=unsat
+; obligation 21: condition=B_positive region=f4.B3 answer=unsat
 ; claim: B > 0 on f4.B3
 (push)
 (declare-fun root_1 () Real)
@@ -1285,7 +1343,7 @@
 (check-sat)
 (pop)
 
-; obligation 21: condition=cover region=f4.B3 answer=unsat
+; obligation 22: condition=cover region=f4.B3 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B3
 (push)
 (declare-fun root_1 () Real)
@@ -1329,7 +1387,7 @@
 (check-sat)
 (pop)
 
-; obligation 22: condition=smooth region=f4.B3 answer=sat
+; obligation 23: condition=smooth region=f4.B3 answer=sat
 ; claim: |grad ln B| <= 1/9 on f4.B3
 (push)
 (declare-fun root_1 () Real)
@@ -1374,7 +1432,7 @@
 (check-sat)
 (pop)
 
-; obligation 23: condition=B_positive region=f5.B6 answer=unsat
+; obligation 24: condition=B_positive region=f5.B6 answer=unsat
 ; claim: B > 0 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1442,7 +1500,7 @@
 (check-sat)
 (pop)
 
-; obligation 24: condition=cover region=f5.B6 answer=unsat
+; obligation 25: condition=cover region=f5.B6 answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1511,7 +1569,7 @@
 (check-sat)
 (pop)
 
-; obligation 25: condition=smooth region=f5.B6 answer=sat
+; obligation 26: condition=smooth region=f5.B6 answer=sat
 ; claim: |grad ln B| <= 1/9 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1581,7 +1639,7 @@
 (check-sat)
 (pop)
 
-; obligation 26: condition=B_positive region=f5.B8 answer=unsat
+; obligation 27: condition=B_positive region=f5.B8 answer=unsat
 ; claim: B > 0 on f5.B8
 (push)
 (declare-fun root_1 () Real)
@@ -1651,7 +1709,7 @@
 (check-sat)
 (pop)
 
-; obligation 27: condition=cover region=f5.B8 answer=unsat
+; obligation 28: condition=cover region=f5.B8 answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B8
 (push)
 (declare-fun root_1 () Real)
@@ -1722,7 +1780,7 @@
 (check-sat)
 (pop)
 
-; obligation 28: condition=smooth region=f5.B8 answer=unsat
+; obligation 29: condition=smooth region=f5.B8 answer=unsat
 ; claim: |grad ln B| <= 0 on f5.B8
 (push)
 (declare-fun root_1 () Real)
@@ -1793,7 +1851,7 @@
 (check-sat)
 (pop)
 
-; obligation 29: condition=B_positive region=f6.B6 answer=unsat
+; obligation 30: condition=B_positive region=f6.B6 answer=unsat
 ; claim: B > 0 on f6.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1864,7 +1922,7 @@
 (check-sat)
 (pop)
 
-; obligation 30: condition=cover region=f6.B6 answer=unsat
+; obligation 31: condition=cover region=f6.B6 answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1936,7 +1994,7 @@
 (check-sat)
 (pop)
 
-; obligation 31: condition=smooth region=f6.B6 answer=sat
+; obligation 32: condition=smooth region=f6.B6 answer=sat
 ; claim: |grad ln B| <= 1/9 on f6.B6
 (push)
 (declare-fun root_1 () Real)
@@ -2009,7 +2067,7 @@
 (check-sat)
 (pop)
 
-; obligation 32: condition=B_positive region=f7.B4 answer=unsat
+; obligation 33: condition=B_positive region=f7.B4 answer=unsat
 ; claim: B > 0 on f7.B4
 (push)
 (declare-fun root_1 () Real)
@@ -2078,7 +2136,7 @@
 (check-sat)
 (pop)
 
-; obligation 33: condition=cover region=f7.B4 answer=unsat
+; obligation 34: condition=cover region=f7.B4 answer=unsat
 ; claim: |grad f| <= 0 * B on f7.B4
 (push)
 (declare-fun root_1 () Real)
@@ -2148,7 +2206,7 @@
 (check-sat)
 (pop)
 
-; obligation 34: condition=smooth region=f7.B4 answer=sat
+; obligation 35: condition=smooth region=f7.B4 answer=sat
 ; claim: |grad ln B| <= 1/9 on f7.B4
 (push)
 (declare-fun root_1 () Real)
@@ -2219,7 +2277,7 @@
 (check-sat)
 (pop)
 
-; obligation 35: condition=B_positive region=f8.B7 answer=unsat
+; obligation 36: condition=B_positive region=f8.B7 answer=unsat
 ; claim: B > 0 on f8.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2299,7 +2357,7 @@
 (check-sat)
 (pop)
 
-; obligation 36: condition=cover region=f8.B7 answer=unsat
+; obligation 37: condition=cover region=f8.B7 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2380,7 +2438,7 @@
 (check-sat)
 (pop)
 
-; obligation 37: condition=smooth region=f8.B7 answer=sat
+; obligation 38: condition=smooth region=f8.B7 answer=sat
 ; claim: |grad ln B| <= 1/9 on f8.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2463,7 +2521,7 @@
 (check-sat)
 (pop)
 
-; obligation 38: condition=B_positive region=f8.B8 answer=unsat
+; obligation 39: condition=B_positive region=f8.B8 answer=unsat
 ; claim: B > 0 on f8.B8
 (push)
 (declare-fun root_1 () Real)
@@ -2541,7 +2599,7 @@
 (check-sat)
 (pop)
 
-; obligation 39: condition=cover region=f8.B8 answer=unsat
+; obligation 40: condition=cover region=f8.B8 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B8
 (push)
 (declare-fun root_1 () Real)
@@ -2620,7 +2678,7 @@
 (check-sat)
 (pop)
 
-; obligation 40: condition=smooth region=f8.B8 answer=unsat
+; obligation 41: condition=smooth region=f8.B8 answer=unsat
 ; claim: |grad ln B| <= 0 on f8.B8
 (push)
 (declare-fun root_1 () Real)
@@ -2699,7 +2757,7 @@
 (check-sat)
 (pop)
 
-; obligation 41: condition=B_positive region=f9.B7 answer=unsat
+; obligation 42: condition=B_positive region=f9.B7 answer=unsat
 ; claim: B > 0 on f9.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2782,7 +2840,7 @@
 (check-sat)
 (pop)
 
-; obligation 42: condition=cover region=f9.B7 answer=unsat
+; obligation 43: condition=cover region=f9.B7 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2866,7 +2924,7 @@
 (check-sat)
 (pop)
 
-; obligation 43: condition=smooth region=f9.B7 answer=sat
+; obligation 44: condition=smooth region=f9.B7 answer=sat
 ; claim: |grad ln B| <= 1/9 on f9.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2952,7 +3010,7 @@
 (check-sat)
 (pop)
 
-; obligation 44: condition=B_positive region=f1.B1.m1 answer=unsat
+; obligation 45: condition=B_positive region=f1.B1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2982,7 +3040,7 @@
 (check-sat)
 (pop)
 
-; obligation 45: condition=cover region=f1.B1.m1 answer=unsat
+; obligation 46: condition=cover region=f1.B1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3012,7 +3070,7 @@
 (check-sat)
 (pop)
 
-; obligation 46: condition=smooth region=f1.B1.m1 answer=sat
+; obligation 47: condition=smooth region=f1.B1.m1 answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3043,7 +3101,7 @@
 (check-sat)
 (pop)
 
-; obligation 47: condition=B_positive region=f1.B1.m2 answer=unsat
+; obligation 48: condition=B_positive region=f1.B1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3073,7 +3131,7 @@
 (check-sat)
 (pop)
 
-; obligation 48: condition=cover region=f1.B1.m2 answer=unsat
+; obligation 49: condition=cover region=f1.B1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3103,7 +3161,7 @@
 (check-sat)
 (pop)
 
-; obligation 49: condition=smooth region=f1.B1.m2 answer=sat
+; obligation 50: condition=smooth region=f1.B1.m2 answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3134,7 +3192,7 @@
 (check-sat)
 (pop)
 
-; obligation 50: condition=B_positive region=f1.B1.m= answer=unsat
+; obligation 51: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -3167,7 +3225,7 @@
 (check-sat)
 (pop)
 
-; obligation 51: condition=cover region=f1.B1.m= answer=unsat
+; obligation 52: condition=cover region=f1.B1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -3200,7 +3258,7 @@
 (check-sat)
 (pop)
 
-; obligation 52: condition=smooth region=f1.B1.m= answer=sat
+; obligation 53: condition=smooth region=f1.B1.m= answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -3235,7 +3293,7 @@
 (check-sat)
 (pop)
 
-; obligation 53: condition=continuity region=f1|f2 answer=unsat
+; obligation 54: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3308,7 +3366,7 @@
 (check-sat)
 (pop)
 
-; obligation 54: condition=continuity region=f1|f3 answer=unsat
+; obligation 55: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3381,7 +3439,7 @@
 (check-sat)
 (pop)
 
-; obligation 55: condition=continuity region=f1|f5 answer=unsat
+; obligation 56: condition=continuity region=f1|f5 answer=unsat
 ; claim: f piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3511,7 +3569,7 @@
 (check-sat)
 (pop)
 
-; obligation 56: condition=continuity region=f1|f6 answer=unsat
+; obligation 57: condition=continuity region=f1|f6 answer=unsat
 ; claim: f piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3641,7 +3699,7 @@
 (check-sat)
 (pop)
 
-; obligation 57: condition=continuity region=f1|f8 answer=unsat
+; obligation 58: condition=continuity region=f1|f8 answer=unsat
 ; claim: f piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3803,7 +3861,7 @@
 (check-sat)
 (pop)
 
-; obligation 58: condition=continuity region=f1|f9 answer=unsat
+; obligation 59: condition=continuity region=f1|f9 answer=unsat
 ; claim: f piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4258,7 +4316,7 @@
 (check-sat)
 (pop)
 
-; obligation 59: condition=continuity region=f2|f3 answer=unsat
+; obligation 60: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4283,7 +4341,7 @@
 (check-sat)
 (pop)
 
-; obligation 60: condition=continuity region=f2|f4 answer=unsat
+; obligation 61: condition=continuity region=f2|f4 answer=unsat
 ; claim: f piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4358,7 +4416,7 @@
 (check-sat)
 (pop)
 
-; obligation 61: condition=continuity region=f2|f5 answer=unsat
+; obligation 62: condition=continuity region=f2|f5 answer=unsat
 ; claim: f piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4443,7 +4501,7 @@
 (check-sat)
 (pop)
 
-; obligation 62: condition=continuity region=f2|f6 answer=unsat
+; obligation 63: condition=continuity region=f2|f6 answer=unsat
 ; claim: f piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4528,7 +4586,7 @@
 (check-sat)
 (pop)
 
-; obligation 63: condition=continuity region=f2|f7 answer=unsat
+; obligation 64: condition=continuity region=f2|f7 answer=unsat
 ; claim: f piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4571,7 +4629,7 @@
 (check-sat)
 (pop)
 
-; obligation 64: condition=continuity region=f2|f8 answer=unsat
+; obligation 65: condition=continuity region=f2|f8 answer=unsat
 ; claim: f piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4688,7 +4746,7 @@
 (check-sat)
 (pop)
 
-; obligation 65: condition=continuity region=f2|f9 answer=unsat
+; obligation 66: condition=continuity region=f2|f9 answer=unsat
 ; claim: f piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5097,7 +5155,7 @@
 (check-sat)
 (pop)
 
-; obligation 66: condition=continuity region=f3|f4 answer=unsat
+; obligation 67: condition=continuity region=f3|f4 answer=unsat
 ; claim: f piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5169,7 +5227,7 @@
 (check-sat)
 (pop)
 
-; obligation 67: condition=continuity region=f3|f5 answer=unsat
+; obligation 68: condition=continuity region=f3|f5 answer=unsat
 ; claim: f piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5254,7 +5312,7 @@
 (check-sat)
 (pop)
 
-; obligation 68: condition=continuity region=f3|f7 answer=unsat
+; obligation 69: condition=continuity region=f3|f7 answer=unsat
 ; claim: f piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5297,7 +5355,7 @@
 (check-sat)
 (pop)
 
-; obligation 69: condition=continuity region=f3|f8 answer=unsat
+; obligation 70: condition=continuity region=f3|f8 answer=unsat
 ; claim: f piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5413,7 +5471,7 @@
 (check-sat)
 (pop)
 
-; obligation 70: condition=continuity region=f4|f5 answer=unsat
+; obligation 71: condition=continuity region=f4|f5 answer=unsat
 ; claim: f piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5545,7 +5603,7 @@
 (check-sat)
 (pop)
 
-; obligation 71: condition=continuity region=f4|f6 answer=unsat
+; obligation 72: condition=continuity region=f4|f6 answer=unsat
 ; claim: f piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5677,7 +5735,7 @@
 (check-sat)
 (pop)
 
-; obligation 72: condition=continuity region=f4|f8 answer=unsat
+; obligation 73: condition=continuity region=f4|f8 answer=unsat
 ; claim: f piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5841,7 +5899,7 @@
 (check-sat)
 (pop)
 
-; obligation 73: condition=continuity region=f4|f9 answer=unsat
+; obligation 74: condition=continuity region=f4|f9 answer=unsat
 ; claim: f piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6298,7 +6356,7 @@
 (check-sat)
 (pop)
 
-; obligation 74: condition=continuity region=f5|f6 answer=unsat
+; obligation 75: condition=continuity region=f5|f6 answer=unsat
 ; claim: f piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6438,7 +6496,7 @@
 (check-sat)
 (pop)
 
-; obligation 75: condition=continuity region=f5|f7 answer=unsat
+; obligation 76: condition=continuity region=f5|f7 answer=unsat
 ; claim: f piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6541,7 +6599,7 @@
 (check-sat)
 (pop)
 
-; obligation 76: condition=continuity region=f5|f8 answer=unsat
+; obligation 77: condition=continuity region=f5|f8 answer=unsat
 ; claim: f piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6714,7 +6772,7 @@
 (check-sat)
 (pop)
 
-; obligation 77: condition=continuity region=f5|f9 answer=unsat
+; obligation 78: condition=continuity region=f5|f9 answer=unsat
 ; claim: f piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7179,7 +7237,7 @@
 (check-sat)
 (pop)
 
-; obligation 78: condition=continuity region=f6|f7 answer=unsat
+; obligation 79: condition=continuity region=f6|f7 answer=unsat
 ; claim: f piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7282,7 +7340,7 @@
 (check-sat)
 (pop)
 
-; obligation 79: condition=continuity region=f6|f8 answer=unsat
+; obligation 80: condition=continuity region=f6|f8 answer=unsat
 ; claim: f piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7454,7 +7512,7 @@
 (check-sat)
 (pop)
 
-; obligation 80: condition=continuity region=f7|f8 answer=unsat
+; obligation 81: condition=continuity region=f7|f8 answer=unsat
 ; claim: f piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7583,7 +7641,7 @@
 (check-sat)
 (pop)
 
-; obligation 81: condition=continuity region=f7|f9 answer=unsat
+; obligation 82: condition=continuity region=f7|f9 answer=unsat
 ; claim: f piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8005,7 +8063,7 @@
 (check-sat)
 (pop)
 
-; obligation 82: condition=continuity region=f8|f9 answer=unsat
+; obligation 83: condition=continuity region=f8|f9 answer=unsat
 ; claim: f piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8494,7 +8552,7 @@
 (check-sat)
 (pop)
 
-; obligation 83: condition=continuity region=B1|B2 answer=unsat
+; obligation 84: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8522,7 +8580,7 @@
 (check-sat)
 (pop)
 
-; obligation 84: condition=continuity region=B1|B3 answer=unsat
+; obligation 85: condition=continuity region=B1|B3 answer=unsat
 ; claim: B piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8557,7 +8615,7 @@
 (check-sat)
 (pop)
 
-; obligation 85: condition=continuity region=B1|B4 answer=unsat
+; obligation 86: condition=continuity region=B1|B4 answer=unsat
 ; claim: B piece 1 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8601,7 +8659,7 @@
 (check-sat)
 (pop)
 
-; obligation 86: condition=continuity region=B1|B5 answer=unsat
+; obligation 87: condition=continuity region=B1|B5 answer=unsat
 ; claim: B piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8662,7 +8720,7 @@
 (check-sat)
 (pop)
 
-; obligation 87: condition=continuity region=B1|B6 answer=unsat
+; obligation 88: condition=continuity region=B1|B6 answer=unsat
 ; claim: B piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8793,7 +8851,7 @@
 (check-sat)
 (pop)
 
-; obligation 88: condition=continuity region=B1|B7 answer=unsat
+; obligation 89: condition=continuity region=B1|B7 answer=unsat
 ; claim: B piece 1 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9149,7 +9207,7 @@
 (check-sat)
 (pop)
 
-; obligation 89: condition=continuity region=B1|B8 answer=unsat
+; obligation 90: condition=continuity region=B1|B8 answer=unsat
 ; claim: B piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9791,7 +9849,7 @@
 (check-sat)
 (pop)
 
-; obligation 90: condition=continuity region=B2|B3 answer=unsat
+; obligation 91: condition=continuity region=B2|B3 answer=unsat
 ; claim: B piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9823,7 +9881,7 @@
 (check-sat)
 (pop)
 
-; obligation 91: condition=continuity region=B2|B4 answer=unsat
+; obligation 92: condition=continuity region=B2|B4 answer=unsat
 ; claim: B piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9866,7 +9924,7 @@
 (check-sat)
 (pop)
 
-; obligation 92: condition=continuity region=B2|B5 answer=unsat
+; obligation 93: condition=continuity region=B2|B5 answer=unsat
 ; claim: B piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9926,7 +9984,7 @@
 (check-sat)
 (pop)
 
-; obligation 93: condition=continuity region=B2|B6 answer=unsat
+; obligation 94: condition=continuity region=B2|B6 answer=unsat
 ; claim: B piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10056,7 +10114,7 @@
 (check-sat)
 (pop)
 
-; obligation 94: condition=continuity region=B2|B7 answer=unsat
+; obligation 95: condition=continuity region=B2|B7 answer=unsat
 ; claim: B piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10411,7 +10469,7 @@
 (check-sat)
 (pop)
 
-; obligation 95: condition=continuity region=B2|B8 answer=unsat
+; obligation 96: condition=continuity region=B2|B8 answer=unsat
 ; claim: B piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11051,7 +11109,7 @@
 (check-sat)
 (pop)
 
-; obligation 96: condition=continuity region=B3|B4 answer=unsat
+; obligation 97: condition=continuity region=B3|B4 answer=unsat
 ; claim: B piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11101,7 +11159,7 @@
 (check-sat)
 (pop)
 
-; obligation 97: condition=continuity region=B3|B5 answer=unsat
+; obligation 98: condition=continuity region=B3|B5 answer=unsat
 ; claim: B piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11168,7 +11226,7 @@
 (check-sat)
 (pop)
 
-; obligation 98: condition=continuity region=B3|B6 answer=unsat
+; obligation 99: condition=continuity region=B3|B6 answer=unsat
 ; claim: B piece 3 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11305,7 +11363,7 @@
 (check-sat)
 (pop)
 
-; obligation 99: condition=continuity region=B3|B7 answer=unsat
+; obligation 100: condition=continuity region=B3|B7 answer=unsat
 ; claim: B piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11667,7 +11725,7 @@
 (check-sat)
 (pop)
 
-; obligation 100: condition=continuity region=B3|B8 answer=unsat
+; obligation 101: condition=continuity region=B3|B8 answer=unsat
 ; claim: B piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12314,7 +12372,7 @@
 (check-sat)
 (pop)
 
-; obligation 101: condition=continuity region=B4|B5 answer=unsat
+; obligation 102: condition=continuity region=B4|B5 answer=unsat
 ; claim: B piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12384,7 +12442,7 @@
 (check-sat)
 (pop)
 
-; obligation 102: condition=continuity region=B4|B6 answer=unsat
+; obligation 103: condition=continuity region=B4|B6 answer=unsat
 ; claim: B piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12524,7 +12582,7 @@
 (check-sat)
 (pop)
 
-; obligation 103: condition=continuity region=B4|B7 answer=unsat
+; obligation 104: condition=continuity region=B4|B7 answer=unsat
 ; claim: B piece 4 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12889,7 +12947,7 @@
 (check-sat)
 (pop)
 
-; obligation 104: condition=continuity region=B4|B8 answer=unsat
+; obligation 105: condition=continuity region=B4|B8 answer=unsat
 ; claim: B piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13541,7 +13599,7 @@
 (check-sat)
 (pop)
 
-; obligation 105: condition=continuity region=B5|B6 answer=unsat
+; obligation 106: condition=continuity region=B5|B6 answer=unsat
 ; claim: B piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13698,7 +13756,7 @@
 (check-sat)
 (pop)
 
-; obligation 106: condition=continuity region=B5|B7 answer=unsat
+; obligation 107: condition=continuity region=B5|B7 answer=unsat
 ; claim: B piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14078,7 +14136,7 @@
 (check-sat)
 (pop)
 
-; obligation 107: condition=continuity region=B5|B8 answer=unsat
+; obligation 108: condition=continuity region=B5|B8 answer=unsat
 ; claim: B piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14744,7 +14802,7 @@
 (check-sat)
 (pop)
 
-; obligation 108: condition=continuity region=B6|B7 answer=unsat
+; obligation 109: condition=continuity region=B6|B7 answer=unsat
 ; claim: B piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15192,7 +15250,7 @@
 (check-sat)
 (pop)
 
-; obligation 109: condition=continuity region=B6|B8 answer=unsat
+; obligation 110: condition=continuity region=B6|B8 answer=unsat
 ; claim: B piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15926,7 +15984,7 @@
 (check-sat)
 (pop)
 
-; obligation 110: condition=continuity region=B7|B8 answer=unsat
+; obligation 111: condition=continuity region=B7|B8 answer=unsat
 ; claim: B piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)

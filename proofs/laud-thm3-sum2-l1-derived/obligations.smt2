@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-sum2-l1-derived
 ; config: examples/laud-thm3-sum2-l1-derived.yaml
 ; config-sha256: 11a17af6070ac3525a84dfcf73c277925e54754edec57b03428654794ac1864d
-; code-sha256: baf41e54f3f7b192224bb7306449bc0cda5236377d95a7e80f0848af34fc961b
+; code-sha256: 53d8bf9e7d2f99bef4d8ac7e860a3a4c5b9431e4c585dedea1d55a7fade97448
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -577,11 +577,11 @@
 (let ((a!2 (> a!1 (* (/ 1.0 (+ 1.0 exp_1)) exp_1)))
       (a!3 (> a!1 (* (/ 1.0 (+ 1.0 exp_3)) exp_3)))
       (a!9 (<= (* x2 x2 (/ 1.0 (* a!8 a!8)) (* exp_1 exp_1))
-               (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2)))
+               (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1))))
       (a!11 (<= (* x4 x4 (/ 1.0 (* a!10 a!10)) (* exp_3 exp_3))
-                (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2))))
-(let ((a!12 (and (<= a!5 (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2))
-                 (<= a!7 (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2))
+                (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1)))))
+(let ((a!12 (and (<= a!5 (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1)))
+                 (<= a!7 (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1)))
                  a!9
                  a!11)))
   (and a!2 a!3 (> a!1 a!4) (not a!12))))))
@@ -815,11 +815,11 @@
 (let ((a!2 (> a!1 (* (/ 1.0 (+ 1.0 exp_3)) exp_3)))
       (a!3 (> a!1 (* (/ 1.0 (+ 1.0 exp_1)) exp_1)))
       (a!9 (<= (* x2 x2 (/ 1.0 (* a!8 a!8)) (* exp_3 exp_3))
-               (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2)))
+               (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1))))
       (a!11 (<= (* x4 x4 (/ 1.0 (* a!10 a!10)) (* exp_1 exp_1))
-                (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2))))
-(let ((a!12 (and (<= a!5 (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2))
-                 (<= a!7 (* (/ 1.0 64.0) a!6 (* exp_1 exp_1) root_2 root_2))
+                (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1)))))
+(let ((a!12 (and (<= a!5 (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1)))
+                 (<= a!7 (* (/ 1.0 64.0) a!6 root_2 root_2 (* exp_1 exp_1)))
                  a!9
                  a!11)))
   (and a!2 a!3 (> a!1 a!4) (not a!12))))))
@@ -1097,17 +1097,17 @@
 (let ((a!23 (and a!14
                  a!15
                  (>= a!3 a!5)
-                 (<= a!17 (* (/ 1.0 64.0) a!22 (* exp_1 exp_1) root_3 root_3))
-                 (<= a!16 (* (/ 1.0 64.0) a!22 (* exp_1 exp_1) root_3 root_3))
-                 (<= a!19 (* (/ 1.0 64.0) a!22 (* exp_1 exp_1) root_3 root_3))
-                 (<= a!21 (* (/ 1.0 64.0) a!22 (* exp_1 exp_1) root_3 root_3))))
+                 (<= a!17 (* (/ 1.0 64.0) a!22 root_3 root_3 (* exp_1 exp_1)))
+                 (<= a!16 (* (/ 1.0 64.0) a!22 root_3 root_3 (* exp_1 exp_1)))
+                 (<= a!19 (* (/ 1.0 64.0) a!22 root_3 root_3 (* exp_1 exp_1)))
+                 (<= a!21 (* (/ 1.0 64.0) a!22 root_3 root_3 (* exp_1 exp_1)))))
       (a!27 (and a!24
                  a!25
                  (>= a!5 a!3)
-                 (<= a!17 (* (/ 1.0 64.0) a!26 (* exp_2 exp_2) root_4 root_4))
-                 (<= a!16 (* (/ 1.0 64.0) a!26 (* exp_2 exp_2) root_4 root_4))
-                 (<= a!19 (* (/ 1.0 64.0) a!26 (* exp_2 exp_2) root_4 root_4))
-                 (<= a!21 (* (/ 1.0 64.0) a!26 (* exp_2 exp_2) root_4 root_4)))))
+                 (<= a!17 (* (/ 1.0 64.0) a!26 root_4 root_4 (* exp_2 exp_2)))
+                 (<= a!16 (* (/ 1.0 64.0) a!26 root_4 root_4 (* exp_2 exp_2)))
+                 (<= a!19 (* (/ 1.0 64.0) a!26 root_4 root_4 (* exp_2 exp_2)))
+                 (<= a!21 (* (/ 1.0 64.0) a!26 root_4 root_4 (* exp_2 exp_2))))))
   (and (or (and a!1 a!2 a!4 a!6)
            (and a!2 a!7 a!4 a!6)
            (and a!2 a!8 a!4 a!6)

@@ -1,13 +1,127 @@
 ; gpaudit proof obligations for two-way-student-t
 ; config: examples/two-way-student-t.yaml
 ; config-sha256: 0010178e15fb545ab32f306844b5ac2257909e98bc0bddf3d05cc9054f6b23b7
-; code-sha256: baf41e54f3f7b192224bb7306449bc0cda5236377d95a7e80f0848af34fc961b
+; code-sha256: 53d8bf9e7d2f99bef4d8ac7e860a3a4c5b9431e4c585dedea1d55a7fade97448
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=defined region=B1 answer=unsat
+; obligation 1: condition=defined region=f (all pieces) answer=unsat
+; claim: the pieces of f cover the input domain (some condition holds at every x)
+(push)
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (let ((a!1 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!2 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+               (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!3 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!8 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!9 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!10 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                     (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!11 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!12 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!13 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!14 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))))))
+(let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
+      (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3)))
+(let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
+  (or (and (not a!6)
+           (not a!7)
+           (not a!8)
+           (not a!9)
+           (not a!10)
+           (not a!11)
+           (not a!12)
+           (not a!13)
+           (not a!14)))))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=defined region=B (all pieces) answer=unsat
+; claim: the pieces of B cover the input domain (some condition holds at every x)
+(push)
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (let ((a!1 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!2 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!3 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (> (+ x1 (* (- (/ 1.0 4.0)) root_1))
+                   (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!4 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                    (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!6 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (> (+ x2 (* (- (/ 1.0 4.0)) root_1))
+                   (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+      (a!7 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!8 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!9 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!10 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))))))
+  (or (and (not a!1)
+           (not a!2)
+           (not a!3)
+           (not a!4)
+           (not a!5)
+           (not a!6)
+           (not a!7)
+           (not a!8)
+           (not a!9)
+           (not a!10)))))
+(check-sat)
+(pop)
+
+; obligation 3: condition=defined region=B1 answer=unsat
 ; claim: B piece 1 is defined on its closure: Ne(Min(x1 - 5/4 - sqrt(2)/4, x2 - 9/4 - sqrt(2)/4) + sqrt(2)/4 + 1/2, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -25,7 +139,7 @@
 (check-sat)
 (pop)
 
-; obligation 2: condition=defined region=B2 answer=unsat
+; obligation 4: condition=defined region=B2 answer=unsat
 ; claim: B piece 2 is defined on its closure: Ne(x1 - 3/4, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -42,7 +156,7 @@
 (check-sat)
 (pop)
 
-; obligation 3: condition=defined region=B4 answer=unsat
+; obligation 5: condition=defined region=B4 answer=unsat
 ; claim: B piece 4 is defined on its closure: Ne(5/4 - x1, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -61,7 +175,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=defined region=B5 answer=unsat
+; obligation 6: condition=defined region=B5 answer=unsat
 ; claim: B piece 5 is defined on its closure: Ne(x2 - 7/4, 0)
 (push)
 ; z3 decided this block as 8 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -132,7 +246,7 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=defined region=B7 answer=unsat
+; obligation 7: condition=defined region=B7 answer=unsat
 ; claim: B piece 7 is defined on its closure: Ne(9/4 - x2, 0)
 (push)
 ; z3 decided this block as 8 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -213,7 +327,7 @@
 (check-sat)
 (pop)
 
-; obligation 6: condition=defined region=B8 answer=unsat
+; obligation 8: condition=defined region=B8 answer=unsat
 ; claim: B piece 8 is defined on its closure: Ne(-sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) + sqrt(2)/4 + 1/2, 0)
 (push)
 ; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -255,7 +369,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=defined region=B10 answer=unsat
+; obligation 9: condition=defined region=B10 answer=unsat
 ; claim: B piece 10 is defined on its closure: Ne(sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) - sqrt(2)/4, 0)
 (push)
 ; z3 decided this block as 32 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -666,7 +780,7 @@
 (check-sat)
 (pop)
 
-; obligation 8: condition=B_positive region=f2.B3 answer=unsat
+; obligation 10: condition=B_positive region=f2.B3 answer=unsat
 ; claim: B > 0 on f2.B3
 (push)
 (declare-fun root_1 () Real)
@@ -702,7 +816,7 @@
 (check-sat)
 (pop)
 
-; obligation 9: condition=cover region=f2.B3 answer=unsat
+; obligation 11: condition=cover region=f2.B3 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B3
 (push)
 (declare-fun root_1 () Real)
@@ -739,7 +853,7 @@
 (check-sat)
 (pop)
 
-; obligation 10: condition=smooth region=f2.B3 answer=unsat
+; obligation 12: condition=smooth region=f2.B3 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B3
 (push)
 (declare-fun root_1 () Real)
@@ -776,7 +890,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=B_positive region=f5.B6 answer=unsat
+; obligation 13: condition=B_positive region=f5.B6 answer=unsat
 ; claim: B > 0 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -832,7 +946,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=cover region=f5.B6 answer=unsat
+; obligation 14: condition=cover region=f5.B6 answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -889,7 +1003,7 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=smooth region=f5.B6 answer=unsat
+; obligation 15: condition=smooth region=f5.B6 answer=unsat
 ; claim: |grad ln B| <= 0 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -946,7 +1060,7 @@
 (check-sat)
 (pop)
 
-; obligation 14: condition=B_positive region=f8.B9 answer=unsat
+; obligation 16: condition=B_positive region=f8.B9 answer=unsat
 ; claim: B > 0 on f8.B9
 (push)
 (declare-fun root_1 () Real)
@@ -1025,7 +1139,7 @@
 (check-sat)
 (pop)
 
-; obligation 15: condition=cover region=f8.B9 answer=unsat
+; obligation 17: condition=cover region=f8.B9 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B9
 (push)
 (declare-fun root_1 () Real)
@@ -1105,7 +1219,7 @@
 (check-sat)
 (pop)
 
-; obligation 16: condition=smooth region=f8.B9 answer=unsat
+; obligation 18: condition=smooth region=f8.B9 answer=unsat
 ; claim: |grad ln B| <= 0 on f8.B9
 (push)
 (declare-fun root_1 () Real)
@@ -1185,7 +1299,7 @@
 (check-sat)
 (pop)
 
-; obligation 17: condition=B_positive region=f1.B2.m2 answer=unsat
+; obligation 19: condition=B_positive region=f1.B2.m2 answer=unsat
 ; claim: B > 0 on f1.B2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -1237,7 +1351,7 @@
 (check-sat)
 (pop)
 
-; obligation 18: condition=cover region=f1.B2.m2 answer=unsat
+; obligation 20: condition=cover region=f1.B2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -1289,7 +1403,7 @@
 (check-sat)
 (pop)
 
-; obligation 19: condition=smooth region=f1.B2.m2 answer=unsat
+; obligation 21: condition=smooth region=f1.B2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -1341,7 +1455,7 @@
 (check-sat)
 (pop)
 
-; obligation 20: condition=B_positive region=f1.B2.m= answer=unsat
+; obligation 22: condition=B_positive region=f1.B2.m= answer=unsat
 ; claim: B > 0 on f1.B2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1396,7 +1510,7 @@
 (check-sat)
 (pop)
 
-; obligation 21: condition=cover region=f1.B2.m= answer=unsat
+; obligation 23: condition=cover region=f1.B2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1451,7 +1565,7 @@
 (check-sat)
 (pop)
 
-; obligation 22: condition=smooth region=f1.B2.m= answer=unsat
+; obligation 24: condition=smooth region=f1.B2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1507,7 +1621,7 @@
 (check-sat)
 (pop)
 
-; obligation 23: condition=B_positive region=f2.B4.m= answer=unsat
+; obligation 25: condition=B_positive region=f2.B4.m= answer=unsat
 ; claim: B > 0 on f2.B4.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1573,7 +1687,7 @@
 (check-sat)
 (pop)
 
-; obligation 24: condition=cover region=f2.B4.m= answer=unsat
+; obligation 26: condition=cover region=f2.B4.m= answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B4.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1640,7 +1754,7 @@
 (check-sat)
 (pop)
 
-; obligation 25: condition=smooth region=f2.B4.m= answer=unsat
+; obligation 27: condition=smooth region=f2.B4.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f2.B4.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1708,7 +1822,7 @@
 (check-sat)
 (pop)
 
-; obligation 26: condition=B_positive region=f3.B4.m1 answer=unsat
+; obligation 28: condition=B_positive region=f3.B4.m1 answer=unsat
 ; claim: B > 0 on f3.B4.m1
 (push)
 (declare-fun root_1 () Real)
@@ -1775,7 +1889,7 @@
 (check-sat)
 (pop)
 
-; obligation 27: condition=cover region=f3.B4.m1 answer=unsat
+; obligation 29: condition=cover region=f3.B4.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B4.m1
 (push)
 (declare-fun root_1 () Real)
@@ -1843,7 +1957,7 @@
 (check-sat)
 (pop)
 
-; obligation 28: condition=smooth region=f3.B4.m1 answer=unsat
+; obligation 30: condition=smooth region=f3.B4.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B4.m1
 (push)
 (declare-fun root_1 () Real)
@@ -1912,7 +2026,7 @@
 (check-sat)
 (pop)
 
-; obligation 29: condition=B_positive region=f3.B4.m2 answer=unsat
+; obligation 31: condition=B_positive region=f3.B4.m2 answer=unsat
 ; claim: B > 0 on f3.B4.m2
 (push)
 (declare-fun root_1 () Real)
@@ -1969,7 +2083,7 @@
 (check-sat)
 (pop)
 
-; obligation 30: condition=cover region=f3.B4.m2 answer=unsat
+; obligation 32: condition=cover region=f3.B4.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B4.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2034,7 +2148,7 @@
 (check-sat)
 (pop)
 
-; obligation 31: condition=smooth region=f3.B4.m2 answer=unsat
+; obligation 33: condition=smooth region=f3.B4.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B4.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2091,7 +2205,7 @@
 (check-sat)
 (pop)
 
-; obligation 32: condition=B_positive region=f3.B4.m= answer=unsat
+; obligation 34: condition=B_positive region=f3.B4.m= answer=unsat
 ; claim: B > 0 on f3.B4.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2160,7 +2274,7 @@
 (check-sat)
 (pop)
 
-; obligation 33: condition=cover region=f3.B4.m= answer=unsat
+; obligation 35: condition=cover region=f3.B4.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B4.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2230,7 +2344,7 @@
 (check-sat)
 (pop)
 
-; obligation 34: condition=smooth region=f3.B4.m= answer=unsat
+; obligation 36: condition=smooth region=f3.B4.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B4.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2301,7 +2415,7 @@
 (check-sat)
 (pop)
 
-; obligation 35: condition=B_positive region=f4.B5.m2 answer=unsat
+; obligation 37: condition=B_positive region=f4.B5.m2 answer=unsat
 ; claim: B > 0 on f4.B5.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2371,7 +2485,7 @@
 (check-sat)
 (pop)
 
-; obligation 36: condition=cover region=f4.B5.m2 answer=unsat
+; obligation 38: condition=cover region=f4.B5.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B5.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2441,7 +2555,7 @@
 (check-sat)
 (pop)
 
-; obligation 37: condition=smooth region=f4.B5.m2 answer=unsat
+; obligation 39: condition=smooth region=f4.B5.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B5.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2511,7 +2625,7 @@
 (check-sat)
 (pop)
 
-; obligation 38: condition=B_positive region=f4.B5.m= answer=unsat
+; obligation 40: condition=B_positive region=f4.B5.m= answer=unsat
 ; claim: B > 0 on f4.B5.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2584,7 +2698,7 @@
 (check-sat)
 (pop)
 
-; obligation 39: condition=cover region=f4.B5.m= answer=unsat
+; obligation 41: condition=cover region=f4.B5.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B5.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2657,7 +2771,7 @@
 (check-sat)
 (pop)
 
-; obligation 40: condition=smooth region=f4.B5.m= answer=unsat
+; obligation 42: condition=smooth region=f4.B5.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B5.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2731,7 +2845,7 @@
 (check-sat)
 (pop)
 
-; obligation 41: condition=B_positive region=f5.B7.m= answer=unsat
+; obligation 43: condition=B_positive region=f5.B7.m= answer=unsat
 ; claim: B > 0 on f5.B7.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2817,7 +2931,7 @@
 (check-sat)
 (pop)
 
-; obligation 42: condition=cover region=f5.B7.m= answer=unsat
+; obligation 44: condition=cover region=f5.B7.m= answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B7.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2904,7 +3018,7 @@
 (check-sat)
 (pop)
 
-; obligation 43: condition=smooth region=f5.B7.m= answer=unsat
+; obligation 45: condition=smooth region=f5.B7.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f5.B7.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2992,7 +3106,7 @@
 (check-sat)
 (pop)
 
-; obligation 44: condition=B_positive region=f6.B7.m1 answer=unsat
+; obligation 46: condition=B_positive region=f6.B7.m1 answer=unsat
 ; claim: B > 0 on f6.B7.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3079,7 +3193,7 @@
 (check-sat)
 (pop)
 
-; obligation 45: condition=cover region=f6.B7.m1 answer=unsat
+; obligation 47: condition=cover region=f6.B7.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B7.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3167,7 +3281,7 @@
 (check-sat)
 (pop)
 
-; obligation 46: condition=smooth region=f6.B7.m1 answer=unsat
+; obligation 48: condition=smooth region=f6.B7.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f6.B7.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3256,7 +3370,7 @@
 (check-sat)
 (pop)
 
-; obligation 47: condition=B_positive region=f6.B7.m2 answer=unsat
+; obligation 49: condition=B_positive region=f6.B7.m2 answer=unsat
 ; claim: B > 0 on f6.B7.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3341,7 +3455,7 @@
 (check-sat)
 (pop)
 
-; obligation 48: condition=cover region=f6.B7.m2 answer=unsat
+; obligation 50: condition=cover region=f6.B7.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B7.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3426,7 +3540,7 @@
 (check-sat)
 (pop)
 
-; obligation 49: condition=smooth region=f6.B7.m2 answer=unsat
+; obligation 51: condition=smooth region=f6.B7.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f6.B7.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3511,7 +3625,7 @@
 (check-sat)
 (pop)
 
-; obligation 50: condition=B_positive region=f6.B7.m= answer=unsat
+; obligation 52: condition=B_positive region=f6.B7.m= answer=unsat
 ; claim: B > 0 on f6.B7.m=
 (push)
 (declare-fun root_1 () Real)
@@ -3600,7 +3714,7 @@
 (check-sat)
 (pop)
 
-; obligation 51: condition=cover region=f6.B7.m= answer=unsat
+; obligation 53: condition=cover region=f6.B7.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B7.m=
 (push)
 (declare-fun root_1 () Real)
@@ -3690,7 +3804,7 @@
 (check-sat)
 (pop)
 
-; obligation 52: condition=smooth region=f6.B7.m= answer=unsat
+; obligation 54: condition=smooth region=f6.B7.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f6.B7.m=
 (push)
 (declare-fun root_1 () Real)
@@ -3781,7 +3895,7 @@
 (check-sat)
 (pop)
 
-; obligation 53: condition=B_positive region=f7.B8.m2 answer=unsat
+; obligation 55: condition=B_positive region=f7.B8.m2 answer=unsat
 ; claim: B > 0 on f7.B8.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3890,7 +4004,7 @@
 (check-sat)
 (pop)
 
-; obligation 54: condition=cover region=f7.B8.m2 answer=unsat
+; obligation 56: condition=cover region=f7.B8.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f7.B8.m2
 (push)
 (declare-fun root_1 () Real)
@@ -3999,7 +4113,7 @@
 (check-sat)
 (pop)
 
-; obligation 55: condition=smooth region=f7.B8.m2 answer=unsat
+; obligation 57: condition=smooth region=f7.B8.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f7.B8.m2
 (push)
 (declare-fun root_1 () Real)
@@ -4108,7 +4222,7 @@
 (check-sat)
 (pop)
 
-; obligation 56: condition=B_positive region=f7.B8.m= answer=unsat
+; obligation 58: condition=B_positive region=f7.B8.m= answer=unsat
 ; claim: B > 0 on f7.B8.m=
 (push)
 (declare-fun root_1 () Real)
@@ -4223,7 +4337,7 @@
 (check-sat)
 (pop)
 
-; obligation 57: condition=cover region=f7.B8.m= answer=unsat
+; obligation 59: condition=cover region=f7.B8.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f7.B8.m=
 (push)
 (declare-fun root_1 () Real)
@@ -4339,7 +4453,7 @@
 (check-sat)
 (pop)
 
-; obligation 58: condition=smooth region=f7.B8.m= answer=unsat
+; obligation 60: condition=smooth region=f7.B8.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f7.B8.m=
 (push)
 (declare-fun root_1 () Real)
@@ -4459,7 +4573,7 @@
 (check-sat)
 (pop)
 
-; obligation 59: condition=B_positive region=f8.B10.m1 answer=unsat
+; obligation 61: condition=B_positive region=f8.B10.m1 answer=unsat
 ; claim: B > 0 on f8.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4609,7 +4723,7 @@
 (check-sat)
 (pop)
 
-; obligation 60: condition=cover region=f8.B10.m1 answer=unsat
+; obligation 62: condition=cover region=f8.B10.m1 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4760,7 +4874,7 @@
 (check-sat)
 (pop)
 
-; obligation 61: condition=smooth region=f8.B10.m1 answer=unsat
+; obligation 63: condition=smooth region=f8.B10.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f8.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4913,7 +5027,7 @@
 (check-sat)
 (pop)
 
-; obligation 62: condition=B_positive region=f8.B10.m= answer=unsat
+; obligation 64: condition=B_positive region=f8.B10.m= answer=unsat
 ; claim: B > 0 on f8.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -5065,7 +5179,7 @@
 (check-sat)
 (pop)
 
-; obligation 63: condition=cover region=f8.B10.m= answer=unsat
+; obligation 65: condition=cover region=f8.B10.m= answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -5218,7 +5332,7 @@
 (check-sat)
 (pop)
 
-; obligation 64: condition=smooth region=f8.B10.m= answer=unsat
+; obligation 66: condition=smooth region=f8.B10.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f8.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -5373,7 +5487,7 @@
 (check-sat)
 (pop)
 
-; obligation 65: condition=B_positive region=f9.B10.m1 answer=unsat
+; obligation 67: condition=B_positive region=f9.B10.m1 answer=unsat
 ; claim: B > 0 on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -5526,7 +5640,7 @@
 (check-sat)
 (pop)
 
-; obligation 66: condition=cover region=f9.B10.m1 answer=unsat
+; obligation 68: condition=cover region=f9.B10.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -5680,7 +5794,7 @@
 (check-sat)
 (pop)
 
-; obligation 67: condition=smooth region=f9.B10.m1 answer=unsat
+; obligation 69: condition=smooth region=f9.B10.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -5836,7 +5950,7 @@
 (check-sat)
 (pop)
 
-; obligation 68: condition=B_positive region=f9.B10.m2 answer=unsat
+; obligation 70: condition=B_positive region=f9.B10.m2 answer=unsat
 ; claim: B > 0 on f9.B10.m2
 (push)
 (declare-fun root_1 () Real)
@@ -5987,7 +6101,7 @@
 (check-sat)
 (pop)
 
-; obligation 69: condition=cover region=f9.B10.m2 answer=unsat
+; obligation 71: condition=cover region=f9.B10.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m2
 (push)
 (declare-fun root_1 () Real)
@@ -6138,7 +6252,7 @@
 (check-sat)
 (pop)
 
-; obligation 70: condition=smooth region=f9.B10.m2 answer=unsat
+; obligation 72: condition=smooth region=f9.B10.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m2
 (push)
 (declare-fun root_1 () Real)
@@ -6289,7 +6403,7 @@
 (check-sat)
 (pop)
 
-; obligation 71: condition=B_positive region=f9.B10.m= answer=unsat
+; obligation 73: condition=B_positive region=f9.B10.m= answer=unsat
 ; claim: B > 0 on f9.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6444,7 +6558,7 @@
 (check-sat)
 (pop)
 
-; obligation 72: condition=cover region=f9.B10.m= answer=unsat
+; obligation 74: condition=cover region=f9.B10.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6600,7 +6714,7 @@
 (check-sat)
 (pop)
 
-; obligation 73: condition=smooth region=f9.B10.m= answer=unsat
+; obligation 75: condition=smooth region=f9.B10.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -6758,7 +6872,7 @@
 (check-sat)
 (pop)
 
-; obligation 74: condition=B_positive region=f1.B1.m1.m1 answer=unsat
+; obligation 76: condition=B_positive region=f1.B1.m1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6809,7 +6923,7 @@
 (check-sat)
 (pop)
 
-; obligation 75: condition=cover region=f1.B1.m1.m1 answer=unsat
+; obligation 77: condition=cover region=f1.B1.m1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6860,7 +6974,7 @@
 (check-sat)
 (pop)
 
-; obligation 76: condition=smooth region=f1.B1.m1.m1 answer=unsat
+; obligation 78: condition=smooth region=f1.B1.m1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -6912,7 +7026,7 @@
 (check-sat)
 (pop)
 
-; obligation 77: condition=B_positive region=f1.B1.m1.m2 answer=unsat
+; obligation 79: condition=B_positive region=f1.B1.m1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -6962,7 +7076,7 @@
 (check-sat)
 (pop)
 
-; obligation 78: condition=cover region=f1.B1.m1.m2 answer=unsat
+; obligation 80: condition=cover region=f1.B1.m1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7012,7 +7126,7 @@
 (check-sat)
 (pop)
 
-; obligation 79: condition=smooth region=f1.B1.m1.m2 answer=unsat
+; obligation 81: condition=smooth region=f1.B1.m1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7062,7 +7176,7 @@
 (check-sat)
 (pop)
 
-; obligation 80: condition=B_positive region=f1.B1.m1.m= answer=unsat
+; obligation 82: condition=B_positive region=f1.B1.m1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7115,7 +7229,7 @@
 (check-sat)
 (pop)
 
-; obligation 81: condition=cover region=f1.B1.m1.m= answer=unsat
+; obligation 83: condition=cover region=f1.B1.m1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7168,7 +7282,7 @@
 (check-sat)
 (pop)
 
-; obligation 82: condition=smooth region=f1.B1.m1.m= answer=unsat
+; obligation 84: condition=smooth region=f1.B1.m1.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7222,7 +7336,7 @@
 (check-sat)
 (pop)
 
-; obligation 83: condition=B_positive region=f1.B1.m2.m1 answer=unsat
+; obligation 85: condition=B_positive region=f1.B1.m2.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7273,7 +7387,7 @@
 (check-sat)
 (pop)
 
-; obligation 84: condition=cover region=f1.B1.m2.m1 answer=unsat
+; obligation 86: condition=cover region=f1.B1.m2.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7324,7 +7438,7 @@
 (check-sat)
 (pop)
 
-; obligation 85: condition=smooth region=f1.B1.m2.m1 answer=unsat
+; obligation 87: condition=smooth region=f1.B1.m2.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7376,7 +7490,7 @@
 (check-sat)
 (pop)
 
-; obligation 86: condition=B_positive region=f1.B1.m2.m2 answer=unsat
+; obligation 88: condition=B_positive region=f1.B1.m2.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7426,7 +7540,7 @@
 (check-sat)
 (pop)
 
-; obligation 87: condition=cover region=f1.B1.m2.m2 answer=unsat
+; obligation 89: condition=cover region=f1.B1.m2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7476,7 +7590,7 @@
 (check-sat)
 (pop)
 
-; obligation 88: condition=smooth region=f1.B1.m2.m2 answer=unsat
+; obligation 90: condition=smooth region=f1.B1.m2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -7526,7 +7640,7 @@
 (check-sat)
 (pop)
 
-; obligation 89: condition=B_positive region=f1.B1.m2.m= answer=unsat
+; obligation 91: condition=B_positive region=f1.B1.m2.m= answer=unsat
 ; claim: B > 0 on f1.B1.m2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7579,7 +7693,7 @@
 (check-sat)
 (pop)
 
-; obligation 90: condition=cover region=f1.B1.m2.m= answer=unsat
+; obligation 92: condition=cover region=f1.B1.m2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7632,7 +7746,7 @@
 (check-sat)
 (pop)
 
-; obligation 91: condition=smooth region=f1.B1.m2.m= answer=unsat
+; obligation 93: condition=smooth region=f1.B1.m2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m=
 (push)
 (declare-fun root_1 () Real)
@@ -7686,7 +7800,7 @@
 (check-sat)
 (pop)
 
-; obligation 92: condition=B_positive region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 94: condition=B_positive region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7773,7 +7887,7 @@
 (check-sat)
 (pop)
 
-; obligation 93: condition=cover region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 95: condition=cover region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7860,7 +7974,7 @@
 (check-sat)
 (pop)
 
-; obligation 94: condition=smooth region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 96: condition=smooth region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -7949,7 +8063,7 @@
 (check-sat)
 (pop)
 
-; obligation 95: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 97: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m=.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -8034,7 +8148,7 @@
 (check-sat)
 (pop)
 
-; obligation 96: condition=cover region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 98: condition=cover region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -8119,7 +8233,7 @@
 (check-sat)
 (pop)
 
-; obligation 97: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 99: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m2.m2
 (push)
 (declare-fun root_1 () Real)
@@ -8203,7 +8317,7 @@
 (check-sat)
 (pop)
 
-; obligation 98: condition=B_positive region=f1.B1.m=.m=.m= answer=unsat
+; obligation 100: condition=B_positive region=f1.B1.m=.m=.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=.m=.m=
 (push)
 (declare-fun root_1 () Real)
@@ -8294,7 +8408,7 @@
 (check-sat)
 (pop)
 
-; obligation 99: condition=cover region=f1.B1.m=.m=.m= answer=unsat
+; obligation 101: condition=cover region=f1.B1.m=.m=.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m=.m=
 (push)
 (declare-fun root_1 () Real)
@@ -8385,7 +8499,7 @@
 (check-sat)
 (pop)
 
-; obligation 100: condition=smooth region=f1.B1.m=.m=.m= answer=unsat
+; obligation 102: condition=smooth region=f1.B1.m=.m=.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m=.m=
 (push)
 (declare-fun root_1 () Real)
@@ -8477,7 +8591,7 @@
 (check-sat)
 (pop)
 
-; obligation 101: condition=continuity region=f1|f2 answer=unsat
+; obligation 103: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8550,7 +8664,7 @@
 (check-sat)
 (pop)
 
-; obligation 102: condition=continuity region=f1|f3 answer=unsat
+; obligation 104: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8623,7 +8737,7 @@
 (check-sat)
 (pop)
 
-; obligation 103: condition=continuity region=f1|f5 answer=unsat
+; obligation 105: condition=continuity region=f1|f5 answer=unsat
 ; claim: f piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8753,7 +8867,7 @@
 (check-sat)
 (pop)
 
-; obligation 104: condition=continuity region=f1|f6 answer=unsat
+; obligation 106: condition=continuity region=f1|f6 answer=unsat
 ; claim: f piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8883,7 +8997,7 @@
 (check-sat)
 (pop)
 
-; obligation 105: condition=continuity region=f1|f8 answer=unsat
+; obligation 107: condition=continuity region=f1|f8 answer=unsat
 ; claim: f piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9045,7 +9159,7 @@
 (check-sat)
 (pop)
 
-; obligation 106: condition=continuity region=f1|f9 answer=unsat
+; obligation 108: condition=continuity region=f1|f9 answer=unsat
 ; claim: f piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9500,7 +9614,7 @@
 (check-sat)
 (pop)
 
-; obligation 107: condition=continuity region=f2|f3 answer=unsat
+; obligation 109: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9525,7 +9639,7 @@
 (check-sat)
 (pop)
 
-; obligation 108: condition=continuity region=f2|f4 answer=unsat
+; obligation 110: condition=continuity region=f2|f4 answer=unsat
 ; claim: f piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9600,7 +9714,7 @@
 (check-sat)
 (pop)
 
-; obligation 109: condition=continuity region=f2|f5 answer=unsat
+; obligation 111: condition=continuity region=f2|f5 answer=unsat
 ; claim: f piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9685,7 +9799,7 @@
 (check-sat)
 (pop)
 
-; obligation 110: condition=continuity region=f2|f6 answer=unsat
+; obligation 112: condition=continuity region=f2|f6 answer=unsat
 ; claim: f piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9770,7 +9884,7 @@
 (check-sat)
 (pop)
 
-; obligation 111: condition=continuity region=f2|f7 answer=unsat
+; obligation 113: condition=continuity region=f2|f7 answer=unsat
 ; claim: f piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9813,7 +9927,7 @@
 (check-sat)
 (pop)
 
-; obligation 112: condition=continuity region=f2|f8 answer=unsat
+; obligation 114: condition=continuity region=f2|f8 answer=unsat
 ; claim: f piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9930,7 +10044,7 @@
 (check-sat)
 (pop)
 
-; obligation 113: condition=continuity region=f2|f9 answer=unsat
+; obligation 115: condition=continuity region=f2|f9 answer=unsat
 ; claim: f piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10339,7 +10453,7 @@
 (check-sat)
 (pop)
 
-; obligation 114: condition=continuity region=f3|f4 answer=unsat
+; obligation 116: condition=continuity region=f3|f4 answer=unsat
 ; claim: f piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10411,7 +10525,7 @@
 (check-sat)
 (pop)
 
-; obligation 115: condition=continuity region=f3|f5 answer=unsat
+; obligation 117: condition=continuity region=f3|f5 answer=unsat
 ; claim: f piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10496,7 +10610,7 @@
 (check-sat)
 (pop)
 
-; obligation 116: condition=continuity region=f3|f7 answer=unsat
+; obligation 118: condition=continuity region=f3|f7 answer=unsat
 ; claim: f piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10539,7 +10653,7 @@
 (check-sat)
 (pop)
 
-; obligation 117: condition=continuity region=f3|f8 answer=unsat
+; obligation 119: condition=continuity region=f3|f8 answer=unsat
 ; claim: f piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10655,7 +10769,7 @@
 (check-sat)
 (pop)
 
-; obligation 118: condition=continuity region=f4|f5 answer=unsat
+; obligation 120: condition=continuity region=f4|f5 answer=unsat
 ; claim: f piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10787,7 +10901,7 @@
 (check-sat)
 (pop)
 
-; obligation 119: condition=continuity region=f4|f6 answer=unsat
+; obligation 121: condition=continuity region=f4|f6 answer=unsat
 ; claim: f piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10919,7 +11033,7 @@
 (check-sat)
 (pop)
 
-; obligation 120: condition=continuity region=f4|f8 answer=unsat
+; obligation 122: condition=continuity region=f4|f8 answer=unsat
 ; claim: f piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11083,7 +11197,7 @@
 (check-sat)
 (pop)
 
-; obligation 121: condition=continuity region=f4|f9 answer=unsat
+; obligation 123: condition=continuity region=f4|f9 answer=unsat
 ; claim: f piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11540,7 +11654,7 @@
 (check-sat)
 (pop)
 
-; obligation 122: condition=continuity region=f5|f6 answer=unsat
+; obligation 124: condition=continuity region=f5|f6 answer=unsat
 ; claim: f piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11680,7 +11794,7 @@
 (check-sat)
 (pop)
 
-; obligation 123: condition=continuity region=f5|f7 answer=unsat
+; obligation 125: condition=continuity region=f5|f7 answer=unsat
 ; claim: f piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11783,7 +11897,7 @@
 (check-sat)
 (pop)
 
-; obligation 124: condition=continuity region=f5|f8 answer=unsat
+; obligation 126: condition=continuity region=f5|f8 answer=unsat
 ; claim: f piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11956,7 +12070,7 @@
 (check-sat)
 (pop)
 
-; obligation 125: condition=continuity region=f5|f9 answer=unsat
+; obligation 127: condition=continuity region=f5|f9 answer=unsat
 ; claim: f piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12421,7 +12535,7 @@
 (check-sat)
 (pop)
 
-; obligation 126: condition=continuity region=f6|f7 answer=unsat
+; obligation 128: condition=continuity region=f6|f7 answer=unsat
 ; claim: f piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12524,7 +12638,7 @@
 (check-sat)
 (pop)
 
-; obligation 127: condition=continuity region=f6|f8 answer=unsat
+; obligation 129: condition=continuity region=f6|f8 answer=unsat
 ; claim: f piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12696,7 +12810,7 @@
 (check-sat)
 (pop)
 
-; obligation 128: condition=continuity region=f7|f8 answer=unsat
+; obligation 130: condition=continuity region=f7|f8 answer=unsat
 ; claim: f piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12825,7 +12939,7 @@
 (check-sat)
 (pop)
 
-; obligation 129: condition=continuity region=f7|f9 answer=unsat
+; obligation 131: condition=continuity region=f7|f9 answer=unsat
 ; claim: f piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13247,7 +13361,7 @@
 (check-sat)
 (pop)
 
-; obligation 130: condition=continuity region=f8|f9 answer=unsat
+; obligation 132: condition=continuity region=f8|f9 answer=unsat
 ; claim: f piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13736,7 +13850,7 @@
 (check-sat)
 (pop)
 
-; obligation 131: condition=continuity region=B1|B2 answer=unsat
+; obligation 133: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13869,7 +13983,7 @@
 (check-sat)
 (pop)
 
-; obligation 132: condition=continuity region=B1|B3 answer=unsat
+; obligation 134: condition=continuity region=B1|B3 answer=unsat
 ; claim: B piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13952,7 +14066,7 @@
 (check-sat)
 (pop)
 
-; obligation 133: condition=continuity region=B1|B4 answer=unsat
+; obligation 135: condition=continuity region=B1|B4 answer=unsat
 ; claim: B piece 1 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14086,7 +14200,7 @@
 (check-sat)
 (pop)
 
-; obligation 134: condition=continuity region=B1|B5 answer=unsat
+; obligation 136: condition=continuity region=B1|B5 answer=unsat
 ; claim: B piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14273,7 +14387,7 @@
 (check-sat)
 (pop)
 
-; obligation 135: condition=continuity region=B1|B6 answer=unsat
+; obligation 137: condition=continuity region=B1|B6 answer=unsat
 ; claim: B piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14418,7 +14532,7 @@
 (check-sat)
 (pop)
 
-; obligation 136: condition=continuity region=B1|B7 answer=unsat
+; obligation 138: condition=continuity region=B1|B7 answer=unsat
 ; claim: B piece 1 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14614,7 +14728,7 @@
 (check-sat)
 (pop)
 
-; obligation 137: condition=continuity region=B1|B8 answer=unsat
+; obligation 139: condition=continuity region=B1|B8 answer=unsat
 ; claim: B piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14779,7 +14893,7 @@
 (check-sat)
 (pop)
 
-; obligation 138: condition=continuity region=B1|B9 answer=unsat
+; obligation 140: condition=continuity region=B1|B9 answer=unsat
 ; claim: B piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14954,7 +15068,7 @@
 (check-sat)
 (pop)
 
-; obligation 139: condition=continuity region=B1|B10 answer=unsat
+; obligation 141: condition=continuity region=B1|B10 answer=unsat
 ; claim: B piece 1 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15524,7 +15638,7 @@
 (check-sat)
 (pop)
 
-; obligation 140: condition=continuity region=B2|B3 answer=unsat
+; obligation 142: condition=continuity region=B2|B3 answer=unsat
 ; claim: B piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15573,7 +15687,7 @@
 (check-sat)
 (pop)
 
-; obligation 141: condition=continuity region=B2|B4 answer=unsat
+; obligation 143: condition=continuity region=B2|B4 answer=unsat
 ; claim: B piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15657,7 +15771,7 @@
 (check-sat)
 (pop)
 
-; obligation 142: condition=continuity region=B2|B5 answer=unsat
+; obligation 144: condition=continuity region=B2|B5 answer=unsat
 ; claim: B piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15793,7 +15907,7 @@
 (check-sat)
 (pop)
 
-; obligation 143: condition=continuity region=B2|B6 answer=unsat
+; obligation 145: condition=continuity region=B2|B6 answer=unsat
 ; claim: B piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15903,7 +16017,7 @@
 (check-sat)
 (pop)
 
-; obligation 144: condition=continuity region=B2|B7 answer=unsat
+; obligation 146: condition=continuity region=B2|B7 answer=unsat
 ; claim: B piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16048,7 +16162,7 @@
 (check-sat)
 (pop)
 
-; obligation 145: condition=continuity region=B2|B8 answer=unsat
+; obligation 147: condition=continuity region=B2|B8 answer=unsat
 ; claim: B piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16163,7 +16277,7 @@
 (check-sat)
 (pop)
 
-; obligation 146: condition=continuity region=B2|B9 answer=unsat
+; obligation 148: condition=continuity region=B2|B9 answer=unsat
 ; claim: B piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16303,7 +16417,7 @@
 (check-sat)
 (pop)
 
-; obligation 147: condition=continuity region=B2|B10 answer=unsat
+; obligation 149: condition=continuity region=B2|B10 answer=unsat
 ; claim: B piece 2 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16822,7 +16936,7 @@
 (check-sat)
 (pop)
 
-; obligation 148: condition=continuity region=B3|B4 answer=unsat
+; obligation 150: condition=continuity region=B3|B4 answer=unsat
 ; claim: B piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16872,7 +16986,7 @@
 (check-sat)
 (pop)
 
-; obligation 149: condition=continuity region=B3|B5 answer=unsat
+; obligation 151: condition=continuity region=B3|B5 answer=unsat
 ; claim: B piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16974,7 +17088,7 @@
 (check-sat)
 (pop)
 
-; obligation 150: condition=continuity region=B3|B7 answer=unsat
+; obligation 152: condition=continuity region=B3|B7 answer=unsat
 ; claim: B piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17085,7 +17199,7 @@
 (check-sat)
 (pop)
 
-; obligation 151: condition=continuity region=B3|B8 answer=unsat
+; obligation 153: condition=continuity region=B3|B8 answer=unsat
 ; claim: B piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17166,7 +17280,7 @@
 (check-sat)
 (pop)
 
-; obligation 152: condition=continuity region=B3|B10 answer=unsat
+; obligation 154: condition=continuity region=B3|B10 answer=unsat
 ; claim: B piece 3 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17650,7 +17764,7 @@
 (check-sat)
 (pop)
 
-; obligation 153: condition=continuity region=B4|B5 answer=unsat
+; obligation 155: condition=continuity region=B4|B5 answer=unsat
 ; claim: B piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17787,7 +17901,7 @@
 (check-sat)
 (pop)
 
-; obligation 154: condition=continuity region=B4|B6 answer=unsat
+; obligation 156: condition=continuity region=B4|B6 answer=unsat
 ; claim: B piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17898,7 +18012,7 @@
 (check-sat)
 (pop)
 
-; obligation 155: condition=continuity region=B4|B7 answer=unsat
+; obligation 157: condition=continuity region=B4|B7 answer=unsat
 ; claim: B piece 4 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18044,7 +18158,7 @@
 (check-sat)
 (pop)
 
-; obligation 156: condition=continuity region=B4|B8 answer=unsat
+; obligation 158: condition=continuity region=B4|B8 answer=unsat
 ; claim: B piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18160,7 +18274,7 @@
 (check-sat)
 (pop)
 
-; obligation 157: condition=continuity region=B4|B9 answer=unsat
+; obligation 159: condition=continuity region=B4|B9 answer=unsat
 ; claim: B piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18300,7 +18414,7 @@
 (check-sat)
 (pop)
 
-; obligation 158: condition=continuity region=B4|B10 answer=unsat
+; obligation 160: condition=continuity region=B4|B10 answer=unsat
 ; claim: B piece 4 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18818,7 +18932,7 @@
 (check-sat)
 (pop)
 
-; obligation 159: condition=continuity region=B5|B6 answer=unsat
+; obligation 161: condition=continuity region=B5|B6 answer=unsat
 ; claim: B piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18981,7 +19095,7 @@
 (check-sat)
 (pop)
 
-; obligation 160: condition=continuity region=B5|B7 answer=unsat
+; obligation 162: condition=continuity region=B5|B7 answer=unsat
 ; claim: B piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19179,7 +19293,7 @@
 (check-sat)
 (pop)
 
-; obligation 161: condition=continuity region=B5|B8 answer=unsat
+; obligation 163: condition=continuity region=B5|B8 answer=unsat
 ; claim: B piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19347,7 +19461,7 @@
 (check-sat)
 (pop)
 
-; obligation 162: condition=continuity region=B5|B9 answer=unsat
+; obligation 164: condition=continuity region=B5|B9 answer=unsat
 ; claim: B piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19540,7 +19654,7 @@
 (check-sat)
 (pop)
 
-; obligation 163: condition=continuity region=B5|B10 answer=unsat
+; obligation 165: condition=continuity region=B5|B10 answer=unsat
 ; claim: B piece 5 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -20112,7 +20226,7 @@
 (check-sat)
 (pop)
 
-; obligation 164: condition=continuity region=B6|B7 answer=unsat
+; obligation 166: condition=continuity region=B6|B7 answer=unsat
 ; claim: B piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -20282,7 +20396,7 @@
 (check-sat)
 (pop)
 
-; obligation 165: condition=continuity region=B6|B8 answer=unsat
+; obligation 167: condition=continuity region=B6|B8 answer=unsat
 ; claim: B piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -20424,7 +20538,7 @@
 (check-sat)
 (pop)
 
-; obligation 166: condition=continuity region=B6|B10 answer=unsat
+; obligation 168: condition=continuity region=B6|B10 answer=unsat
 ; claim: B piece 6 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -20968,7 +21082,7 @@
 (check-sat)
 (pop)
 
-; obligation 167: condition=continuity region=B7|B8 answer=unsat
+; obligation 169: condition=continuity region=B7|B8 answer=unsat
 ; claim: B piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -21145,7 +21259,7 @@
 (check-sat)
 (pop)
 
-; obligation 168: condition=continuity region=B7|B9 answer=unsat
+; obligation 170: condition=continuity region=B7|B9 answer=unsat
 ; claim: B piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -21345,7 +21459,7 @@
 (check-sat)
 (pop)
 
-; obligation 169: condition=continuity region=B7|B10 answer=unsat
+; obligation 171: condition=continuity region=B7|B10 answer=unsat
 ; claim: B piece 7 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -21922,7 +22036,7 @@
 (check-sat)
 (pop)
 
-; obligation 170: condition=continuity region=B8|B9 answer=unsat
+; obligation 172: condition=continuity region=B8|B9 answer=unsat
 ; claim: B piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -22088,7 +22202,7 @@
 (check-sat)
 (pop)
 
-; obligation 171: condition=continuity region=B8|B10 answer=unsat
+; obligation 173: condition=continuity region=B8|B10 answer=unsat
 ; claim: B piece 8 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -22633,7 +22747,7 @@
 (check-sat)
 (pop)
 
-; obligation 172: condition=continuity region=B9|B10 answer=unsat
+; obligation 174: condition=continuity region=B9|B10 answer=unsat
 ; claim: B piece 9 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
