@@ -42,7 +42,15 @@ def verify(report: str, config: str | None = None, out=None) -> int:
     shown, entries = _entries(report)
     if config is not None and len(entries) != 1:
         raise ConfigError(shown, "", f"a configuration was named, but the report holds {len(entries)} results")
+    was = proof_cache.cache_enabled()
     proof_cache.set_cache(False)     # nothing on disk is consulted here (the kernel never uses it anyway)
+    try:
+        return _verify_all(shown, entries, config, out)
+    finally:
+        proof_cache.set_cache(was)
+
+
+def _verify_all(shown, entries, config, out) -> int:
     worst = 0
     for i, e in enumerate(entries):
         where = f"[{i}]." if len(entries) > 1 else ""

@@ -217,6 +217,10 @@ VERIFIED = trivially_verified()
      kd.UNKNOWN, "approximate"),
     (kd.Evidence(within_claim=True, certificate_checks=CERT, verified=VERIFIED), kd.CERTIFIED, "certified"),
     (kd.Evidence(within_claim=True, certificate_checks=CERT), kd.UNKNOWN, "otherwise"),   # no kernel check
+    (kd.Evidence(within_claim=True, certificate_checks=("certified", "unknown"), verified=VERIFIED),
+     kd.UNKNOWN, "otherwise"),
+    (kd.Evidence(within_claim=True, certificate_checks=(), verified=VERIFIED), kd.UNKNOWN, "otherwise"),
+    (kd.Evidence(within_claim=False, certificate_checks=CERT, verified=VERIFIED), kd.UNKNOWN, "otherwise"),
     (kd.Evidence(within_claim=True, certificate_checks=("certified", "unknown")), kd.UNKNOWN, "otherwise"),
     (kd.Evidence(within_claim=True, certificate_checks=()), kd.UNKNOWN, "otherwise"),
     (kd.Evidence(within_claim=False, certificate_checks=CERT), kd.UNKNOWN, "otherwise"),

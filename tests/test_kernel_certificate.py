@@ -373,3 +373,24 @@ def test_a_verified_record_is_a_report_not_a_proof():
     assert kc.is_verified(back) and back.epsilon_upper == v.epsilon_upper and back.route == v.route
     assert kc.recorded({"route": 3}) is None and kc.recorded(None) is None and kc.record(None) is None
     assert kc.recorded({"route": "regions", "epsilon_upper": "not a number"}) is None
+
+
+@pytest.mark.parametrize("metric, weights", [("l2", (1, 1)), ("l2", (1, 2)), ("l1", (1, 1))])
+def test_a_radial_bound_goes_through_its_root(metric, weights):
+    # B = 1/(1 + |x|_2): |grad ln B| = 1/(1 + R) <= 1, with equality at the origin; in the l1 metric
+    # the dual norm is the max of the partials, also <= 1; 1/2 fails near the origin in every case
+    x1, x2 = sp.symbols("x1 x2", real=True)
+    R = sp.sqrt(x1**2 + x2**2)
+    Bq = 1 / (1 + R)
+    P = kc.Problem((x1, x2), sp.Integer(0), Bq, metric, tuple(sp.Integer(w) for w in weights), "student_t", STUDENT3,
+                   (), sp.Rational(1, 100), sp.Integer(1), "exponential", sp.oo, sp.Integer(4), sp.Integer(0), "piecewise")
+
+    def cert(c):     # the rate c |1 + u psi| of Student-t(3) is at most 3 c
+        return kc.Certificate("regions", (kc.Region("all", (), (kc.Alternative((), sp.Integer(0), Bq),), sp.Integer(0),
+                                                    sp.sympify(c)),), sp.Rational(7, 2))
+    kc.check(P, cert(1))
+    assert "smooth" in failed(P, cert(sp.Rational(1, 2)))
+    roots = kc.Roots()
+    e = roots.atomize(Bq)
+    assert e.free_symbols == set(roots.alias) and roots.alias[next(iter(roots.alias))] == R
+    assert sp.simplify(roots.norm_sq(roots.atomize(R), (x1, x2)) - 1) == 0      # a radial root has norm 1

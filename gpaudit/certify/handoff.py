@@ -108,17 +108,18 @@ def _interior_point(mech, cert):
     tried at the query's landmarks and at fractions of its scale beside them, first that the
     kernel's own test accepts."""
     from ..kernel.certificate import nonconstant_at
+    from ..prove.theorem import _exact_points
     q = mech.query
-    scale = float(q.scale) if q.scale else 1.0
-    steps = (0, 1 / 3, -1 / 3, 1 / 7, -1 / 7, 1, -1, 3, -3)
-    for mark in q.landmarks:
+    scale = numbers.exact(float(q.scale)) if q.scale else sp.Integer(1)
+    steps = [sp.Integer(0)] + [sign * sp.Rational(k) for k in ("1/3", "1/7", "1", "3") for sign in (1, -1)]
+    marks = list(_exact_points(q)) + [tuple(numbers.exact(float(c)) for c in m) for m in q.landmarks]
+    for mark in marks:                    # in exact arithmetic: a step of 1 beside 1e300 is not lost
         for k in range(len(mark)):
             for t in steps:
-                pt = [float(c) for c in mark]
-                pt[k] += t * scale
-                exact = tuple(numbers.exact(c) for c in pt)
-                if nonconstant_at(q.symbols, cert, exact):
-                    return exact
+                pt = list(mark)
+                pt[k] = sp.sympify(pt[k]) + t * scale
+                if nonconstant_at(q.symbols, cert, tuple(pt)):
+                    return tuple(pt)
     return None
 
 
