@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-student-t-too-much-eta
 ; config: examples/broken/threshold-student-t-too-much-eta.yaml
 ; config-sha256: 2f233fede0d886d1d6d8c379ff7201cdcf59b112a3532310990ca7d098cba9c0
-; code-sha256: 53d8bf9e7d2f99bef4d8ac7e860a3a4c5b9431e4c585dedea1d55a7fade97448
+; code-sha256: a325f7269a86daed8f91978a8400c71bf18ddbdddfef5a3b08961d40555cec20
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
