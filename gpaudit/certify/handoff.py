@@ -123,12 +123,6 @@ def _interior_point(mech, cert):
     return None
 
 
-def _rational(v):
-    if isinstance(v, str):
-        return sp.Rational(v)
-    return numbers.exact(float(v)) if isinstance(v, float) else sp.sympify(v)
-
-
 # -- JSON -------------------------------------------------------------------------------------
 
 class _Printer(StrPrinter):

@@ -618,9 +618,13 @@ def _nonconstant(P: Problem, cert: Certificate) -> bool:
 def nonconstant_at(syms, cert: Certificate, point) -> bool:
     """The exact point lies strictly inside a region with one alternative, and that alternative's
     gradient is not 0 there (proved by exact arithmetic or disjoint enclosures)."""
-    if len(point) != len(syms):
+    try:
+        values = [sp.sympify(v) for v in point]
+    except (sp.SympifyError, TypeError, ValueError):
         return False
-    at = dict(zip(syms, [sp.Rational(v) for v in point]))
+    if len(values) != len(syms) or not all(v.is_number and v.is_real is True for v in values):
+        return False
+    at = dict(zip(syms, values))
     for r in cert.regions:
         if len(r.alts) != 1 or not all(_strict_at(c, at) for c in tuple(r.conds) + tuple(r.alts[0].conds)):
             continue
