@@ -394,3 +394,22 @@ def test_a_radial_bound_goes_through_its_root(metric, weights):
     e = roots.atomize(Bq)
     assert e.free_symbols == set(roots.alias) and roots.alias[next(iter(roots.alias))] == R
     assert sp.simplify(roots.norm_sq(roots.atomize(R), (x1, x2)) - 1) == 0      # a radial root has norm 1
+
+
+@pytest.mark.parametrize("extra", [sp.Integer(0), sp.sqrt(x**2 + 1)])
+def test_a_max_is_split_by_the_regions_conditions(extra):
+    # f = max(x, 0) + extra on one piece; regions where x > 0, 0 > x and the tie x = 0.  Each region's
+    # formula is the max's argument its conditions make the extremum (checked by substitution, and
+    # the formula's definedness by z3 where it has partial functions); a wrong one is refused.
+    fq = sp.Max(x, 0) + extra
+    regs = (kc.Region("pos", (x > 0,), (kc.Alternative((), x + extra, sp.Integer(1)),), sp.Integer(2), sp.Integer(0), (1, 1)),
+            kc.Region("neg", (0 > x,), (kc.Alternative((), extra, sp.Integer(1)),), sp.Integer(2), sp.Integer(0), (1, 1)),
+            kc.Region("tie", (sp.Eq(x, 0),), (kc.Alternative((), x + extra, sp.Integer(1)),
+                                               kc.Alternative((), extra, sp.Integer(1))), sp.Integer(2), sp.Integer(0), (1, 1)))
+    P = problem(fq, sp.Integer(1), epsilon=2)
+    v = kc.check(P, kc.Certificate("regions", regs, sp.Rational(6, 5)))     # eta a max|psi| = 2/sqrt(3)
+    assert any("by the region's conditions" in o.detail for o in v.outcomes) or extra != 0
+    wrong = (dataclasses.replace(regs[0], alts=(kc.Alternative((), 2 * x + extra, sp.Integer(1)),)),) + regs[1:]
+    assert "agrees" in failed(P, kc.Certificate("regions", wrong, sp.Rational(6, 5)))
+    assert kc._substituted(sp.Min(x, 1) + sp.Abs(x), (x < 1, x > -x)) == 2 * x
+    assert kc._substituted(sp.Max(x, 1), (x > 0,)) == sp.Max(x, 1)          # no condition decides it

@@ -489,7 +489,17 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
                 if Fk is None or Fk.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs):
                     run.exact(f"agrees[{r.label}.{k}.{name}]", False, "the alternative's formula is not smooth")
                     continue
-                run.need(f"agrees[{r.label}.{k}.{name}]", _agrees(sp.And(*r.conds, *a.conds), piece_of.get(name, F), Fk))
+                where = tuple(r.conds) + tuple(a.conds)
+                if name in piece_of and _substituted(piece_of[name], where) == Fk:
+                    # F_k is the piece's formula with each max/min/abs replaced by the argument that
+                    # the region's own conditions make the extremum: equal there by definition
+                    dom = domain_defined(Fk)
+                    if dom is sp.true:
+                        run.exact(f"agrees[{r.label}.{k}.{name}]", True, "the extremum's argument, by the region's conditions")
+                    else:
+                        run.need(f"agrees[{r.label}.{k}.{name}]", sp.And(*where, sp.Not(dom)))
+                    continue
+                run.need(f"agrees[{r.label}.{k}.{name}]", _agrees(sp.And(*where), piece_of.get(name, F), Fk))
 
 
 def _continuous(run: _Run, name, F):
@@ -519,6 +529,47 @@ def _continuous(run: _Run, name, F):
                 a, b, da, db, ea, eb = both.args
                 return zb.conj(tr(a), tr(b), tr(da), tr(db), tr(ea) != tr(eb))
             run.need(f"continuous[{name}{i + 1}|{name}{j + 1}]", differ)
+
+
+def _substituted(e, conds):
+    """e with each Max / Min / Abs (innermost first) replaced by an argument a_i that the conditions
+    state is the extremum: for every other argument a_j they contain a_i > a_j, a_i >= a_j or
+    a_i = a_j (for Min: <, <=, =).  On the set where the conditions hold, the result equals e."""
+    have = set()
+    for c in conds:
+        for part in (c.args if isinstance(c, sp.And) else (c,)):
+            if isinstance(part, sp.core.relational.Relational):
+                have.add(part)
+                have.add(part.reversed)
+
+    def extremum(node):
+        args, big = ([node.args[0], -node.args[0]], True) if isinstance(node, sp.Abs) else (
+            list(node.args), isinstance(node, sp.Max))
+        for i, ai in enumerate(args):
+            ok = True
+            for j, aj in enumerate(args):
+                if j == i:
+                    continue
+                rels = (sp.Gt(ai, aj), sp.Ge(ai, aj)) if big else (sp.Lt(ai, aj), sp.Le(ai, aj))
+                if not any(r in have for r in rels + (sp.Eq(ai, aj), sp.Eq(aj, ai))):
+                    ok = False
+                    break
+            if ok:
+                return ai
+        return None
+    while True:
+        nodes = [n for n in e.atoms(sp.Max, sp.Min, sp.Abs) if not n.args[0].has(sp.Max, sp.Min, sp.Abs)
+                 and not any(a.has(sp.Max, sp.Min, sp.Abs) for a in n.args)]
+        if not nodes:
+            return e
+        done = False
+        for n in sorted(nodes, key=sp.default_sort_key):
+            v = extremum(n)
+            if v is not None:
+                e, done = e.xreplace({n: v}), True
+                break
+        if not done:
+            return e
 
 
 def _agrees(where, F, Fk):
