@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for kde-2d-student-t
 ; config: examples/kde-2d-student-t.yaml
 ; config-sha256: 10408b035d3dfc092e05f68e41e55284528e839ec7c4382668dc703b0b3ce738
-; code-sha256: c8525d7d4c98d9907e8b3ff6f0b309fc9fce462b532b7b3a6d8e8a723b61a553
+; code-sha256: ddbe5980dcd81b21eadc99ee57314a6f29f5ceb413ede99332a27cc33dcd2cb4
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

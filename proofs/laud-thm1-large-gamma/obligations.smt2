@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm1-large-gamma
 ; config: examples/broken/laud-thm1-large-gamma.yaml
 ; config-sha256: c2fdbe0ded50ca7e3c4f89808b88442799400cfff0d349d8b6a15ada0f240f58
-; code-sha256: c8525d7d4c98d9907e8b3ff6f0b309fc9fce462b532b7b3a6d8e8a723b61a553
+; code-sha256: ddbe5980dcd81b21eadc99ee57314a6f29f5ceb413ede99332a27cc33dcd2cb4
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
