@@ -85,11 +85,6 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         judged = judge(mech, outcome)
         info["audit"] = outcome.stats
         upper, cert_checks, within = certify(mech, outcome, proof)
-        verified, kernel_check, cert_json = kernel_check_of(mech, proof, upper, cert_checks, within)
-        if cert_json is not None:
-            info["certificate"] = cert_json
-        if kernel_check is not None:
-            cert_checks = list(cert_checks) + [kernel_check]
         if within and spec.claim.delta != 0 and outcome.witness is not None and judged.counts:
             # a route certified (eps, delta) while the audit verified a larger divergence: one is wrong
             cert_checks = list(cert_checks) + [Check(
@@ -97,6 +92,11 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
                 "a hockey-stick divergence verified on the exact model exceeds the delta a route "
                 "certified: the model or the certificate is wrong")]
             within = False
+        verified, kernel_check, cert_json = kernel_check_of(mech, proof, upper, cert_checks, within)
+        if cert_json is not None:
+            info["certificate"] = cert_json
+        if kernel_check is not None:
+            cert_checks = list(cert_checks) + [kernel_check]
         info["certified_bound"] = _certified_bound(mech, proof)
         info["proof_cache_reused"] = proof.cache_reused()
     audit_checks = list(outcome.checks)
@@ -160,7 +160,7 @@ def kernel_check_of(mech, proof, upper, cert_checks, within):
     delta = next((c for c in cert_checks if c.id == "certificate.delta" and c.status == CERTIFIED), None)
     rate = next((c for c in cert_checks if c.id == "certificate.rate"), None)
     delta_route = delta.evidence.get("route") if delta is not None else None
-    tie = rate is not None and rate.status == CERTIFIED and "+ z3" in rate.method
+    tie = rate is not None and rate.status == CERTIFIED and rate.evidence.get("tie") is True
     try:
         cert = handoff.from_proof(mech, proof, None if delta_route else upper, delta_route, tie)
         cert_json = handoff.to_json(cert)

@@ -10,16 +10,19 @@ returns a `Verified` only when all hold; nothing else can construct one.
 
 Route `regions` (B a formula), per region R with alternatives (C_k, f_k, B_k):
 
-  cover_regions     the regions' conditions cover R^d
+  owned[F]          every x is owned by a piece of F (f or B, as the configuration writes it)
+  cover[fi.Bj]      the regions that name pieces (i, j) cover where those pieces hold (without
+                    such names: cover_regions, the regions' conditions cover R^d)
   alternatives[R]   on R some alternative's conditions hold
-  agrees[R.k.F]     on R /\\ C_k, F (f or B, as the configuration writes it) has a value, F_k is
-                    defined, and F = F_k (so F is defined on R^d, and the rates below are F's)
+  inpiece[R.F]      R lies in the piece it names
+  agrees[R.k.F]     on R /\\ C_k, F has a value, F_k is defined, and F = F_k (so the rates below
+                    are F's)
   defined[Fi]       piece i's formula is defined on a closed superset of the piece's closure
   continuous[Fi|Fj] pieces i and j agree where those closed sets meet: the closures are finitely
                     many closed sets covering R^d, so F is continuous on R^d (pasting lemma)
   B_positive[R]     on R, B_k > 0 for an alternative active there
   cover[R]          on R, ||grad f_k||_* <= a_R B_k for an alternative active there
-  smooth[R]         on R, ||grad B_k||_* <= c_R B_k for an alternative active there
+  smooth[R]         on R, ||grad ln B_k||_* <= c_R for an alternative active there
   two_point_*       Definition 8 for all pairs (only linear growth with delta > 0 or Lambda < inf)
 
 Route `lemma_3_1` (B = B* of Definition 9): agrees for f; lipschitz[R] |grad f_k| <= K; a point z
@@ -33,7 +36,7 @@ their closed forms compared exactly (docs/certificate.md derives each).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
 import z3
@@ -201,18 +204,21 @@ def linked(e):
     return (e.xreplace(sub), alias) if sub else (e, alias)
 
 
+def _translate(tr, *exprs, roots=None):
+    """The z3 terms of exprs, translated together after `linked` (one symbol per group of
+    exponentials), with the roots' symbols standing for their square roots."""
+    both, alias = linked(sp.Tuple(*exprs))
+    tr.alias.update(alias)
+    tr.alias.update(roots or {})
+    return [tr(e) for e in both.args]
+
+
 def _unsat(formula, budget_ms=BUDGET_MS, roots=None) -> tuple[bool, str]:
     """z3 proves `formula` (a sympy boolean, or a builder tr -> z3 formula) unsatisfiable.  `roots`:
     symbols standing for square roots in it (Roots.alias)."""
     tr = zb.Translator()
     try:
-        if callable(formula):
-            q = tr.query(formula(tr))
-        else:
-            e, alias = linked(formula)
-            tr.alias.update(alias)
-            tr.alias.update(roots or {})
-            q = tr.query(tr(e))
+        q = tr.query(formula(tr) if callable(formula) else _translate(tr, formula, roots=roots)[0])
     except zb.Unsupported as err:
         return False, f"not translatable: {err}"
     ans = zb.solve(q, budget_ms, use_cache=False)
@@ -298,41 +304,32 @@ def _pieces(F):
     return out
 
 
-def _defined_pw(F):
-    """F (a Piecewise as the configuration writes it) has a value: some piece's condition holds
-    where every earlier one fails, the conditions evaluated on the way are defined, and so is the
-    piece's formula."""
+def _has_value(F, values=True):
+    """F (a Piecewise as the configuration writes it) has a value: some piece's condition holds where
+    every earlier one fails, every condition evaluated on the way is defined, and (with `values`)
+    so is that piece's formula."""
     if not isinstance(F, sp.Piecewise):
-        return domain_defined(F)
+        return domain_defined(F) if values else sp.true
     cases, earlier = [], []
     for val, cond in F.args:
-        cases.append(sp.And(*[sp.Not(e) for e in earlier], domain_defined(cond), cond, domain_defined(val)))
+        cases.append(sp.And(*[sp.Not(e) for e in earlier], *[domain_defined(e) for e in earlier + [cond]], cond,
+                            domain_defined(val) if values else sp.true))
         earlier.append(cond)
         if cond is sp.true:
             break
     return sp.Or(*cases)
 
 
-def _dual_le(metric, weights, grads, bound, roots=None):
+def _dual_le(metric, weights, grads, bound, roots):
     """||g||_* <= bound (bound >= 0) for the dual norm of the input metric, without roots."""
-    red = roots.reduce if roots is not None else _reduced
     g = [gi / w for gi, w in zip(grads, weights)]
     if metric == "l2" or len(g) == 1:
-        return red(sp.Add(*[gi**2 for gi in g])) <= bound**2
+        return roots.reduce(sp.Add(*[gi**2 for gi in g])) <= bound**2
     if metric == "l1":          # dual: max_i |g_i| / w_i
-        return sp.And(*[red(gi**2) <= bound**2 for gi in g])
+        return sp.And(*[roots.reduce(gi**2) <= bound**2 for gi in g])
     if metric == "linf":        # dual: sum_i |g_i| / w_i
         return sp.Add(*[sp.Abs(gi) for gi in g]) <= bound
     raise ValueError(f"unknown metric {metric}")
-
-
-def _reduced(e):
-    """e with common factors cancelled (sqrt(u)^2 is u already, and a radial term's u/u goes): the
-    same function wherever e is defined, in a form z3 decides more easily."""
-    try:
-        return sp.cancel(e)
-    except (sp.PolynomialError, TypeError, ValueError):
-        return e
 
 
 def _some_alt(region, prop):
@@ -349,6 +346,7 @@ class Roots:
     def __init__(self):
         self.of: dict = {}        # radicand -> S
         self.alias: dict = {}     # S -> sqrt(radicand)
+        self.radicand: dict = {}  # S -> radicand
 
     def atomize(self, e):
         sub = {}
@@ -359,7 +357,7 @@ class Roots:
                 S = self.of.get(p.base)
                 if S is None:
                     S = self.of[p.base] = sp.Symbol(f"root_{len(self.of)}", nonnegative=True)
-                    self.alias[S] = sp.sqrt(p.base)
+                    self.alias[S], self.radicand[S] = sp.sqrt(p.base), p.base
                 sub[p] = S**int(2 * p.exp)
         return e.xreplace(sub)
 
@@ -391,7 +389,7 @@ class Roots:
         return total
 
     def _gram(self, a, b, syms):
-        back = {S: u for u, S in self.of.items()}
+        back = self.radicand
         if a in syms and b in syms:
             return sp.Integer(1 if a == b else 0)
         if a in syms or b in syms:
@@ -421,28 +419,14 @@ def _grads(expr, syms, roots=None):
     return roots.grads(roots.atomize(expr), syms)
 
 
-def _log_grads(B, syms, roots=None):
+def _log_grads(B, syms, roots):
     """d ln B / dx_i = (dB/dx_i) / B with common factors cancelled (exp(...) factors of B cancel):
     an identity wherever B != 0, and B > 0 is an obligation of its own (B_positive)."""
-    if roots is None:
-        return [sp.cancel(sp.diff(B, s) / B) for s in syms]
     Ba = roots.atomize(B)
     return [roots.reduce(g / Ba) for g in roots.grads(Ba, syms)]
 
 
 # -- the obligations --------------------------------------------------------------------------
-
-def _owned(F):
-    """At every x some piece of F owns x: its condition holds, every earlier one fails, and each
-    condition evaluated on the way is defined.  (The negation, for z3.)"""
-    cases, earlier = [], []
-    for _, cond in (F.args if isinstance(F, sp.Piecewise) else ((F, sp.true),)):
-        cases.append(sp.And(*[sp.Not(e) for e in earlier], *[domain_defined(e) for e in earlier + [cond]], cond))
-        earlier.append(cond)
-        if cond is sp.true:
-            break
-    return sp.Not(sp.Or(*cases))
-
 
 def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
     """The regions cover R^d, and on each, f and B are the region's formulas.
@@ -456,7 +440,7 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
     pcs = {name: _pieces(F) for name, F in funcs}
     for name, F in funcs:
         if isinstance(F, sp.Piecewise):
-            run.need(f"owned[{name}]", _owned(F))
+            run.need(f"owned[{name}]", sp.Not(_has_value(F, values=False)))
     combos = [()]
     for name, _ in funcs:
         combos = [c + (i,) for c in combos for i in range(1, len(pcs[name]) + 1)]
@@ -524,10 +508,8 @@ def _continuous(run: _Run, name, F):
                 continue
 
             def differ(tr, ci=closures[i], cj=closures[j], vi=vi, vj=vj):
-                both, alias = linked(sp.Tuple(ci, cj, domain_defined(vi), domain_defined(vj), vi, vj))
-                tr.alias.update(alias)
-                a, b, da, db, ea, eb = both.args
-                return zb.conj(tr(a), tr(b), tr(da), tr(db), tr(ea) != tr(eb))
+                a, b, da, db, ea, eb = _translate(tr, ci, cj, domain_defined(vi), domain_defined(vj), vi, vj)
+                return zb.conj(a, b, da, db, ea != eb)
             run.need(f"continuous[{name}{i + 1}|{name}{j + 1}]", differ)
 
 
@@ -576,10 +558,8 @@ def _agrees(where, F, Fk):
     """The negation of: on `where`, F and F_k are defined and equal (built in z3 directly: sympy's
     Eq would try to decide the equality itself)."""
     def build(tr):
-        both, alias = linked(sp.Tuple(where, _defined_pw(F), domain_defined(Fk), F, Fk))
-        tr.alias.update(alias)
-        w, dF, dK, eF, eK = both.args
-        return zb.conj(tr(w), z3.Not(zb.conj(tr(dF), tr(dK), tr(eF) == tr(eK))))
+        w, dF, dK, eF, eK = _translate(tr, where, _has_value(F), domain_defined(Fk), F, Fk)
+        return zb.conj(w, z3.Not(zb.conj(dF, dK, eF == eK)))
     return build
 
 
@@ -628,7 +608,8 @@ def _two_point(run: _Run, P: Problem):
     d = _dist(P, P.syms, ps)
     sub = dict(zip(P.syms, ps))
     scope = [d > 0] + ([d <= P.Lambda] if P.Lambda != sp.oo else [])
-    dom = sp.And(_defined_pw(P.f), _defined_pw(P.B), _defined_pw(P.f).xreplace(sub), _defined_pw(P.B).xreplace(sub))
+    has = sp.And(_has_value(P.f), _has_value(P.B))
+    dom = sp.And(has, has.xreplace(sub))
     run.need("two_point_cover", sp.And(*scope, dom, sp.Abs(P.f - P.f.xreplace(sub)) > P.B * d))
     run.need("two_point_smooth", sp.And(*scope, dom, P.B > (1 + P.gamma * d) * P.B.xreplace(sub)))
 
@@ -695,6 +676,14 @@ def score_pieces(P: Problem):
     return [(ends[k], ends[k + 1], sp.Abs(sp.diff(piece, U))) for k, piece in enumerate(P.log_density)]
 
 
+def _distinct_constants(regions):
+    """The first region of each distinct (a_R, c_R): the rate depends on the region only through them."""
+    seen = {}
+    for r in regions:
+        seen.setdefault((r.a, r.c), r)
+    return list(seen.values())
+
+
 def _rate_le(run: _Run, P: Problem, r: Region, E):
     for k, (lo, hi, s) in enumerate(score_pieces(P)):
         g = P.eta * r.a * s + r.c * sp.Abs(1 - U * s)
@@ -742,9 +731,7 @@ def check(P: Problem, cert: Certificate) -> Verified:
     elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity":
         _regions(run, P, cert, (("f", P.f),))
         _lemma_31(run, P, cert)
-        cert = Certificate(cert.route, tuple(Region(r.label, r.conds, r.alts, sp.Integer(1), P.gamma)
-                                             for r in cert.regions), cert.epsilon_upper, cert.delta_route,
-                           cert.lipschitz, cert.point)
+        cert = replace(cert, regions=tuple(replace(r, a=sp.Integer(1), c=P.gamma) for r in cert.regions))
     else:
         run.exact("route", False, f"route {cert.route!r} does not fit this mechanism")
     if not run.ok:
@@ -753,7 +740,7 @@ def check(P: Problem, cert: Certificate) -> Verified:
         E = cert.epsilon_upper
         if E is None or not run.exact("epsilon_upper", numbers.le(E, P.epsilon) is True, f"E = {E} <= {P.epsilon}"):
             raise Rejected(run.outcomes)
-        for r in cert.regions:
+        for r in _distinct_constants(cert.regions):
             _rate_le(run, P, r, E)
         upper = E
     else:
@@ -762,6 +749,6 @@ def check(P: Problem, cert: Certificate) -> Verified:
         upper = _delta_route(run, P, cert) if run.ok else None
     if not run.ok or upper is None:
         raise Rejected(run.outcomes)
-    return Verified(sp.sympify(upper) if not hasattr(upper, "_mpf_") else numbers.exact(upper),
+    return Verified(numbers.exact(upper),
                     cert.route + ("" if cert.delta_route is None else "+" + cert.delta_route),
                     tuple(run.outcomes), _TOKEN)
