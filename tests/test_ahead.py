@@ -18,6 +18,7 @@ import pytest
 
 from gpaudit.kernel import z3door as zb
 from gpaudit.runtime import cache as rc
+from gpaudit.runtime import budget, texts
 from gpaudit.runtime import processes as rp
 from gpaudit.model.mechanism import build_mechanism
 from gpaudit.prove import engine
@@ -34,9 +35,9 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or rp.cores
 def _outcome(mech):
     out = engine.prove_conditions(mech)
     checks = [(c.id, c.status, c.method, c.detail) for c in out.checks]
-    records = [(r.obligation.condition, r.obligation.region, r.obligation.query.text if r.obligation.query else None,
+    records = [(r.obligation.condition, r.obligation.region, texts.text(r.obligation.query) if r.obligation.query else None,
                 r.status, r.method, r.cached, r.decisive, r.cases, r.split) for r in out.records]
-    return checks, records, out.witness, zb.WORK.spent
+    return checks, records, out.witness, budget.WORK.spent
 
 
 @pytest.fixture
@@ -148,7 +149,7 @@ def test_an_answer_fits_only_where_every_call_would_get_its_own_limit():
     # the steps of the calls before it, whatever the calls needed
     q = zb.Translator().query(zb.z3.BoolVal(True))
     own, used = zb.rlimit_of(1000, q.digits), 12345
-    with zb.work_budget(10**12) as work:
+    with budget.work_budget(10**12) as work:
         work.spent = work.cap - (own + used)
         assert rc.fits(q, 1000, used)
         work.spent += 1

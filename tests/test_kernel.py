@@ -14,6 +14,7 @@ import z3
 
 from gpaudit.kernel import decide as kd
 from gpaudit.kernel import domain, numbers, z3door
+from gpaudit.runtime import budget
 from gpaudit.verdict import Check, Result
 from verified import trivially_verified
 
@@ -65,7 +66,7 @@ def test_le_is_sound_and_decides_exact_ties():
 def _empty(cond) -> bool:
     tr = z3door.Translator()
     q = z3door.Query(tr(cond), tr.facts, tr.notes)
-    return z3door.solve(q, 2000, use_cache=False).status == z3door.UNSAT
+    return z3door.solve(q, 2000).status == z3door.UNSAT
 
 
 def test_partial_function_facts_do_not_leak_out_of_their_domain():
@@ -81,7 +82,7 @@ def test_partial_function_facts_do_not_leak_out_of_their_domain():
 def test_solve_is_deterministic_with_a_work_budget():
     a, b, c = z3.Reals("a b c")
     hard = z3.And(a * a * a + b * b * b + c * c * c == 33, a * b * c > 5, a + b + c < 1)
-    answers = {z3door.solve(z3door.Query(hard, [], []), 1, use_cache=False).status for _ in range(3)}
+    answers = {z3door.solve(z3door.Query(hard, [], []), 1).status for _ in range(3)}
     assert answers == {z3door.UNKNOWN}          # 2000 solver steps are not enough, every time
     assert z3door.rlimit_of(1) == z3door.RLIMIT_PER_MS
 
@@ -106,10 +107,10 @@ def _case_query(claim_b):
 
 
 def test_a_claim_split_into_cases_is_unsat_only_when_every_case_is():
-    proved = z3door.solve(_case_query(lambda b: b > -1), 1000, use_cache=False)
+    proved = z3door.solve(_case_query(lambda b: b > -1), 1000)
     assert proved.status == z3door.UNSAT and proved.cases == 2
     # the second conjunct fails: sat, with a model of the whole formula (b >= 2 violates b < 2)
-    refuted = z3door.solve(_case_query(lambda b: b < 2), 1000, use_cache=False)
+    refuted = z3door.solve(_case_query(lambda b: b < 2), 1000)
     assert refuted.status == z3door.SAT and refuted.cases == 2
     assert 0 < refuted.model["a"] < 1 and refuted.model["b"] >= 2
 
@@ -123,7 +124,7 @@ def test_a_case_left_unknown_falls_back_to_the_whole_formula(monkeypatch):
             return z3.unknown, z3door.NotRun("a case out of steps"), 0.0
         return real(assertions, budget_ms, digits, max_steps, transcendental)
     monkeypatch.setattr(z3door, "check_formula", first_case_unknown)
-    ans = z3door.solve(_case_query(lambda b: b > -1), 1000, use_cache=False)
+    ans = z3door.solve(_case_query(lambda b: b > -1), 1000)
     # the other case is not tried; the whole formula is decided in one call, and proved
     assert calls == [0, 1] and ans.status == z3door.UNSAT and ans.cases == 1
 
@@ -147,15 +148,15 @@ def _region_query(upper):
 
 
 def test_a_region_split_into_cases_is_unsat_only_when_every_case_is(monkeypatch):
-    proved = z3door.solve(_region_query(1), 1000, use_cache=False)
+    proved = z3door.solve(_region_query(1), 1000)
     assert proved.status == z3door.UNSAT and proved.cases == 2 and proved.split == "region"
-    refuted = z3door.solve(_region_query(4), 1000, use_cache=False)   # a = -1.5: a^2 = 2.25 <= 4
+    refuted = z3door.solve(_region_query(4), 1000)   # a = -1.5: a^2 = 2.25 <= 4
     assert refuted.status == z3door.SAT and refuted.split == "region"
     m = refuted.model
     assert (m["a"] < -1 or m["a"] > 1) and m["b"] == m["a"] ** 2 and not m["b"] > 4
     # the cases share REGION_CASE_STEPS: out of them, the whole formula is decided as one call
     monkeypatch.setattr(z3door, "REGION_CASE_STEPS", 1)
-    whole = z3door.solve(_region_query(1), 1000, use_cache=False)
+    whole = z3door.solve(_region_query(1), 1000)
     assert whole.status == z3door.UNSAT and whole.cases == 1 and whole.split == ""
 
 
@@ -177,19 +178,19 @@ def test_a_stage_budget_ends_a_stage_deterministically():
     easy = z3door.Query(z3.And(y > 1, y < 0), [], [])
     a, b, c = z3.Reals("a b c")
     hard = z3door.Query(z3.And(a * a * a + b * b * b + c * c * c == 33, a * b * c > 5, a + b + c < 1), [], [])
-    with z3door.work_budget(10**9) as work:
-        assert z3door.solve(easy, 1000, use_cache=False).status == z3door.UNSAT
+    with budget.work_budget(10**9) as work:
+        assert z3door.solve(easy, 1000).status == z3door.UNSAT
         cost = work.spent
     assert 0 < cost < 10**6
-    with z3door.work_budget(cost + cost // 10) as work:
-        assert z3door.solve(easy, 1000, use_cache=False).status == z3door.UNSAT
+    with budget.work_budget(cost + cost // 10) as work:
+        assert z3door.solve(easy, 1000).status == z3door.UNSAT
         assert work.spent == cost          # each call has its own z3 context: the same count every time
-        assert z3door.solve(hard, 10**6, use_cache=False).status == z3door.UNKNOWN   # a few steps left
+        assert z3door.solve(hard, 10**6).status == z3door.UNKNOWN   # a few steps left
         assert work.spent >= work.cap
         # once spent, even an easy call is not made
-        ans = z3door.solve(easy, 1000, use_cache=False)
+        ans = z3door.solve(easy, 1000)
         assert ans.status == z3door.UNKNOWN and "budget" in ans.reason
-    assert z3door.WORK.cap is None
+    assert budget.WORK.cap is None
 
 
 # -- definedness -------------------------------------------------------------------------------

@@ -246,15 +246,12 @@ def test_verify_bad_input_exits_2(report, tmp_path, capsys):
 def test_a_cache_that_says_unsat_to_everything_certifies_nothing(tmp_path, monkeypatch):
     """The proof stage may use a cache; the kernel never does.  A cache answering unsat to every
     query makes the generator believe anything; the kernel still refuses a false claim."""
+    from gpaudit import runtime
     from gpaudit.kernel import z3door
-    real = z3door._solve
 
-    def planted(q, budget_ms, want_model, use_cache):
-        if use_cache:
-            return z3door.Answer(z3door.UNSAT, cached=True, reason="planted")
-        return real(q, budget_ms, want_model, use_cache)
-    monkeypatch.setattr(z3door, "_solve", planted)
-    monkeypatch.setattr(z3door, "set_ahead", lambda enabled: None, raising=False)
+    def planted(q, budget_ms, want_model=(), use_cache=True, replay=None):
+        return z3door.Answer(z3door.UNSAT, cached=True, reason="planted")
+    monkeypatch.setattr(runtime, "solve", planted)      # every generator call: "proved"
     cfg = tmp_path / "small.yaml"
     # the slope of f is 1 but B is 1/2: the claim eps = 1 is false (rate 2 with Laplace eta = 1)
     cfg.write_text(textwrap.dedent(CONFIG).replace("- {where: x <= 1, value: 1}", "- {where: x <= 1, value: 1/2}")

@@ -5,8 +5,8 @@ and each test of this file says what would be wrong if it failed:
 
 - translation (z3door.Translator): every construct it takes, what it refuses (Unsupported: the
   obligation stays unknown), exact constants, one name per symbol;
-- the solve path: case splits, the replay memo, the advisor (an advised `unsat` is refused), the
-  step budget and the wall-clock limit;
+- the solve path: case splits, the guard (a stage's step budget and wall-clock limit, installed by
+  gpaudit.runtime.budget), and the runtime's replay memo around it;
 - numbers: directed rounding, exact ties only by structure, decimal strings;
 - arbexpr, domain and decide.
 
@@ -20,7 +20,7 @@ Mutation tests (`test_mutant_*`): each rule of kernel/decide.py and each roundin
 kernel/numbers.py is changed in place (the function's source, edited and compiled into the real
 module's namespace, with monkeypatch restoring it), and the kernel tests of both files are run
 against it: at least one must fail, or the rule is not tested.  So is the door accepting `unknown`
-as `unsat`, or an advised `unsat`.
+as `unsat`, or ignoring the wall clock.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from flint import arb
 
 from gpaudit.kernel import arbexpr, domain, numbers, z3door
 from gpaudit.kernel import decide as kd
+from gpaudit import runtime
+from gpaudit.runtime import budget, texts
 from verified import trivially_verified
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +54,7 @@ def _proved(claim, budget=2000, tr=None) -> bool:
     """Whether the kernel proves `claim` (a sympy condition) for all real values of its symbols."""
     tr = tr or z3door.Translator()
     q = tr.query(z3.Not(tr(claim)))
-    return z3door.solve(q, budget, use_cache=False).status == z3door.UNSAT
+    return z3door.solve(q, budget).status == z3door.UNSAT
 
 
 def _imp(a, b):
@@ -61,7 +63,7 @@ def _imp(a, b):
 
 def _status(claim, budget=2000) -> str:
     tr = z3door.Translator()
-    return z3door.solve(tr.query(z3.Not(tr(claim))), budget, use_cache=False).status
+    return z3door.solve(tr.query(z3.Not(tr(claim))), budget).status
 
 
 # -- translation ---------------------------------------------------------------------------------
@@ -162,9 +164,9 @@ def test_query_texts_and_counts():
     tr = z3door.Translator()
     q = tr.query(tr(sp.exp(x) + sp.log(x + 2) > 10**40))
     assert q.transcendental == 2 and q.digits == 41
-    assert q.key_text.startswith("low-level\n") and "declare-fun" in q.smt2 and q.text
+    assert texts.key_text(q).startswith("low-level\n") and "declare-fun" in texts.smt2(q) and texts.text(q)
     odd = z3door.Query(z3.Bool("p"), [], [])                     # not a translator's query
-    assert odd.key_text.startswith("smt-lib\n") and odd.transcendental == 0
+    assert texts.key_text(odd).startswith("smt-lib\n") and odd.transcendental == 0
     assert z3door.text_digits("a 007 b 0") == 1 and z3door.numeral_digits([]) == 0
 
 
@@ -178,7 +180,7 @@ def test_the_step_budget_shrinks_with_transcendental_abstractions():
 
 def test_a_model_gives_exact_values_and_algebraic_approximations():
     a = z3.Real("a")
-    ans = z3door.solve(z3door.Query(z3.And(a * a == 2, a > 0), [], []), 1000, want_model=("b",), use_cache=False)
+    ans = z3door.solve(z3door.Query(z3.And(a * a == 2, a > 0), [], []), 1000, want_model=("b",))
     assert ans.status == z3door.SAT and abs(ans.model["a"] - Fraction(14142135623730950488, 10**19)) < Fraction(1, 10**20)
     assert ans.model["b"] == 0
     with pytest.raises(ValueError):
@@ -190,7 +192,7 @@ def test_a_z3_exception_is_unknown(monkeypatch):
         raise z3.Z3Exception("out of memory")
     monkeypatch.setattr(z3.Solver, "check", boom)
     a = z3.Real("a")
-    ans = z3door.solve(z3door.Query(a > 0, [], []), 100, use_cache=False)
+    ans = z3door.solve(z3door.Query(a > 0, [], []), 100)
     assert ans.status == z3door.UNKNOWN
     r, s, _ = z3door.check_formula([a > 0], 100)
     assert r == z3.unknown and z3door.steps_used(s) >= 0
@@ -199,49 +201,34 @@ def test_a_z3_exception_is_unknown(monkeypatch):
 def test_the_replay_memo_answers_an_identical_query_and_charges_its_steps():
     a = z3.Real("a")
     memo: dict = {}
-    with z3door.work_budget(10**9) as work:
-        first = z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False, replay=memo)
+    with budget.work_budget(10**9) as work:
+        first = runtime.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False, replay=memo)
         cost = work.spent
-        again = z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False, replay=memo)
+        again = runtime.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False, replay=memo)
         assert again is first and work.spent == 2 * cost
-    with z3door.work_budget(cost + 1) as work:        # a limit cut by the budget: the call is made again
-        third = z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False, replay=memo)
+    with budget.work_budget(cost + 1) as work:        # a limit cut by the budget: the call is made again
+        third = runtime.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False, replay=memo)
         assert third is not first and third.status == z3door.UNSAT
 
 
-class _Advisor:
-    def __init__(self, status, model=None):
-        self.status, self.model, self.learned = status, model or {}, []
-
-    def recall(self, q, budget_ms):
-        return z3door.Answer(self.status, model=dict(self.model), cached=True, reason="advised"), 7
-
-    def learn(self, q, budget_ms, answer, steps):
-        self.learned.append((answer.status, answer.cached))
-
-
-def test_an_advised_unsat_is_refused_and_other_advice_is_taken(monkeypatch):
-    a = z3.Real("a")
-    sat_q = z3door.Query(a > 1, [], [])
-    liar = _Advisor(z3door.UNSAT)
-    monkeypatch.setattr(z3door, "_ADVISOR", liar)
-    ans = z3door.solve(sat_q, 1000)
-    assert ans.status == z3door.SAT and not ans.cached and liar.learned == [(z3door.SAT, False)]
-    shy = _Advisor(z3door.UNKNOWN)
-    monkeypatch.setattr(z3door, "_ADVISOR", shy)
-    with z3door.work_budget(10**6) as work:
-        ans = z3door.solve(sat_q, 1000, want_model=("c",))
-        assert ans.status == z3door.UNKNOWN and ans.cached and work.spent == 7 and ans.model == {"c": 0}
-    assert z3door.solve(sat_q, 1000, use_cache=False).status == z3door.SAT      # not asked without use_cache
-    z3door.set_advisor(None)
-    assert z3door._ADVISOR is None
+def test_the_default_guard_limits_nothing_and_a_stage_guard_is_restored():
+    g = z3door.Guard()
+    assert g.left() is None and g.seconds() is None and g.stopped() == "" and g.charge(5) is None
+    old = z3door.set_guard(None)
+    try:
+        assert type(z3door.GUARD) is z3door.Guard
+        a = z3.Real("a")
+        assert z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000).status == z3door.UNSAT
+    finally:
+        z3door.set_guard(old)
+    assert z3door.GUARD is budget.WORK
 
 
 def test_unsat_only_when_every_case_is_and_shared_steps_run_out(monkeypatch):
     a, b = z3.Reals("a b")
     region = z3door.Query(z3.And(a > 0, z3.Or(b < 1, b > 2), a * a + b * b < 0), [], [])
     monkeypatch.setattr(z3door, "REGION_CASE_STEPS", 0)           # no steps shared: decided whole
-    ans = z3door.solve(region, 1000, use_cache=False)
+    ans = z3door.solve(region, 1000)
     assert ans.status == z3door.UNSAT and ans.cases == 1
     assert len(z3door.claim_cases(a > 0)) == 1 and len(z3door.claim_cases(z3.Not(z3.And(a > 0, a > 0)))) == 2
     r = z3.Real("r")                                   # not a formula: left whole
@@ -258,18 +245,18 @@ def test_the_wall_clock_limit_ends_a_call_and_says_so(monkeypatch):
         timeouts.append(self.param_descrs() is not None)
         time.sleep(0.06)
         return z3.unknown
-    with z3door.work_budget(10**12, seconds=0.05):
+    with budget.work_budget(10**12, seconds=0.05):
         with monkeypatch.context() as mp:
             mp.setattr(z3.Solver, "check", slow)
-            ans = z3door.solve(z3door.Query(a > 0, [], []), 1000, use_cache=False)
+            ans = z3door.solve(z3door.Query(a > 0, [], []), 1000)
         assert timeouts
         assert ans.status == z3door.UNKNOWN and z3door.WALL_CLOCK_NOTE in ans.reason
-        assert z3door.past_wall_clock()
-        late = z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False)
+        assert budget.past_wall_clock()
+        late = z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000)
         assert late.status == z3door.UNKNOWN and "wall-clock limit: 0.05 s" in late.reason   # not even begun
-    assert z3door.wall_clock_left() is None and not z3door.past_wall_clock()
-    with z3door.work_budget(10**12, seconds=600):
-        assert z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000, use_cache=False).status == z3door.UNSAT
+    assert budget.wall_clock_left() is None and not budget.past_wall_clock()
+    with budget.work_budget(10**12, seconds=600):
+        assert z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000).status == z3door.UNSAT
 
 
 # -- numbers ---------------------------------------------------------------------------------------
@@ -456,11 +443,10 @@ NUMBERS_MUTANTS = {
 }
 
 DOOR_MUTANTS = {
-    "unknown accepted as unsat": ("_solve", "if r == z3.unsat:", "if r in (z3.unsat, z3.unknown):"),
-    "an advised unsat accepted": ("_solve", "got[0].status in (SAT, UNKNOWN)", "got[0].status in (SAT, UNKNOWN, UNSAT)"),
+    "unknown accepted as unsat": ("solve", "if r == z3.unsat:", "if r in (z3.unsat, z3.unknown):"),
     "a case left unknown counts as unsat": ("_by_cases", "if r != z3.unsat:\n            return None, spent",
                                             "if r not in (z3.unsat, z3.unknown):\n            return None, spent"),
-    "the wall clock ignored": ("call", "if past_wall_clock():", "if False:"),
+    "the wall clock ignored": ("call", "    if GUARD.stopped():\n        return z3.unknown", "    if False:\n        return z3.unknown"),
 }
 
 

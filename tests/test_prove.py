@@ -108,7 +108,7 @@ def test_kde_constant_is_not_accepted_when_too_small():
     mech = build_mechanism(load_spec(ROOT / "examples/kde-2d-student-t.yaml"))
     leaf = regions.leaves(mech.query.expr, None)[0]
     o = obl.lipschitz(leaf, mech.query.symbols, sp.Rational(6, 10))   # 0.6 < e^-1/2 = 0.6065...
-    assert z3backend.solve(o.query, 10000, use_cache=False).status != z3backend.UNSAT
+    assert z3backend.solve(o.query, 10000).status != z3backend.UNSAT
 
 
 def test_two_point_conditions_only_where_needed():

@@ -2,7 +2,7 @@
 
 The proof cache keeps only answers that proved nothing (`sat` with its candidate model, `unknown` at
 a step limit), so that a query known to fail is not asked again.  An `unsat` is never written and
-never read, and the kernel's door refuses an advised `unsat` whatever the advisor: planting `unsat`
+never read, and gpaudit.runtime.solve refuses an `unsat` from the cache or the copy deciding ahead: planting `unsat`
 records for every query of a refuted configuration changes neither its verdict nor any proof check.
 """
 
@@ -17,6 +17,8 @@ import z3
 from gpaudit.check import check_file
 from gpaudit.cli import main
 from gpaudit.kernel import z3door as zb
+from gpaudit import runtime
+from gpaudit.runtime import budget, texts
 from gpaudit.runtime import cache as rc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,14 +58,14 @@ def _records(d: Path) -> list:
 def test_an_unsat_answer_is_never_stored_and_a_sat_one_is_reused(cache_dir):
     x = z3.Real("x")
     unsat_q = zb.Query(z3.And(x > 1, x < 0), [], [])
-    assert zb.solve(unsat_q, 2000).status == zb.UNSAT
+    assert runtime.solve(unsat_q, 2000).status == zb.UNSAT
     assert not _records(cache_dir)
     a, b = z3.Reals("a b")
     sat_q = zb.Query(z3.And(a > 0, a < 1, b > 0, z3.Not(z3.And(a < 1, b < 2))), [], [])   # split into two cases
-    first = zb.solve(sat_q, 1000, want_model=("c",))
+    first = runtime.solve(sat_q, 1000, want_model=("c",))
     (rec,) = _records(cache_dir)
     assert rec["status"] == zb.SAT and not first.cached
-    again = zb.solve(sat_q, 1000, want_model=("c",))
+    again = runtime.solve(sat_q, 1000, want_model=("c",))
     assert again.cached and (again.status, again.model, again.cases, again.split) == \
         (first.status, first.model, first.cases, first.split) == (zb.SAT, first.model, 2, "claim")
     assert again.model["c"] == 0 and again.model["b"] >= 2
@@ -73,41 +75,41 @@ def test_a_planted_unsat_record_is_never_read(cache_dir):
     x = z3.Real("x")
     q = zb.Query(x > 1, [], [])              # sat
     for budget in (100, 2000):
-        key = rc.cache_key(q.key_text, budget)
+        key = rc.cache_key(texts.key_text(q), budget)
         cache_dir.mkdir(parents=True, exist_ok=True)
         (cache_dir / f"{key}.json").write_text(json.dumps({"key": key, "status": "unsat", "steps": 0}))
-        ans = zb.solve(q, budget)
+        ans = runtime.solve(q, budget)
         assert ans.status == zb.SAT and not ans.cached
 
 
-def test_the_kernel_refuses_an_advised_unsat(monkeypatch):
-    class Liar:
-        learned = []
-
-        @staticmethod
-        def recall(q, budget_ms):
-            return zb.Answer(zb.UNSAT, cached=True), 0
-
-        @classmethod
-        def learn(cls, q, budget_ms, answer, steps):
-            cls.learned.append(answer.status)
-    monkeypatch.setattr(zb, "_ADVISOR", Liar())
+def test_an_unsat_from_the_cache_or_the_copy_ahead_is_refused(monkeypatch):
+    learned = []
+    monkeypatch.setattr(rc, "recall", lambda q, budget_ms: (zb.Answer(zb.UNSAT, cached=True), 0))
+    monkeypatch.setattr(rc, "learn", lambda q, budget_ms, answer, steps: learned.append(answer.status))
     x = z3.Real("x")
-    ans = zb.solve(zb.Query(x > 1, [], []), 1000)
-    assert ans.status == zb.SAT and not ans.cached and Liar.learned == [zb.SAT]
-    assert zb.solve(zb.Query(x > 1, [], []), 1000, use_cache=False).status == zb.SAT
+    ans = runtime.solve(zb.Query(x > 1, [], []), 1000)
+    assert ans.status == zb.SAT and not ans.cached and learned == [zb.SAT]
+    monkeypatch.setattr(rc, "recall", lambda q, budget_ms: None)
+    from gpaudit.runtime import processes
+    monkeypatch.setattr(processes, "recall", lambda q, budget_ms: (zb.Answer(zb.UNSAT, cached=True), 0))
+    assert runtime.solve(zb.Query(x > 1, [], []), 1000).status == zb.SAT
+    monkeypatch.setattr(processes, "recall", lambda q, budget_ms: (zb.Answer(zb.UNKNOWN, cached=True), 7))
+    with budget.work_budget(10**6) as work:
+        ans = runtime.solve(zb.Query(x > 1, [], []), 1000, want_model=("c",))
+        assert ans.status == zb.UNKNOWN and ans.cached and work.spent == 7 and ans.model == {"c": 0}
+    assert runtime.solve(zb.Query(x > 1, [], []), 1000, use_cache=False).status == zb.SAT   # not asked
 
 
 def test_a_record_is_used_only_where_the_budget_left_cuts_no_call(cache_dir):
     a, b, c = z3.Reals("a b c")
     hard = zb.Query(z3.And(a * a * a + b * b * b + c * c * c == 33, a * b * c > 5, a + b + c < 1), [], [])
-    assert zb.solve(hard, 1).status == zb.UNKNOWN
+    assert runtime.solve(hard, 1).status == zb.UNKNOWN
     (rec,) = _records(cache_dir)
     assert rec["status"] == zb.UNKNOWN and rec["steps"] > 0
-    again = zb.solve(hard, 1)
+    again = runtime.solve(hard, 1)
     assert again.cached and again.status == zb.UNKNOWN and "from the proof cache" in again.reason
-    with zb.work_budget(rec["steps"]) as work:     # less than the call's own limit: made again, not read
-        ans = zb.solve(hard, 1)
+    with budget.work_budget(rec["steps"]) as work:     # less than the call's own limit: made again, not read
+        ans = runtime.solve(hard, 1)
         assert not ans.cached and ans.status == zb.UNKNOWN and work.spent <= work.cap
 
 
@@ -123,14 +125,14 @@ def test_an_unknown_of_the_wall_clock_is_never_stored(cache_dir):
 def test_the_cache_is_off_when_gating(cache_dir, monkeypatch):
     x = z3.Real("x")
     q = zb.Query(x > 1, [], [])
-    zb.solve(q, 100)
-    assert zb.solve(q, 100).cached
+    runtime.solve(q, 100)
+    assert runtime.solve(q, 100).cached
     monkeypatch.setenv("CI", "true")
-    assert not zb.solve(q, 100).cached
+    assert not runtime.solve(q, 100).cached
     monkeypatch.delenv("CI")
     rc.set_cache(False)
     try:
-        assert not zb.solve(q, 100).cached
+        assert not runtime.solve(q, 100).cached
     finally:
         rc.set_cache(True)
 
@@ -138,16 +140,16 @@ def test_the_cache_is_off_when_gating(cache_dir, monkeypatch):
 def _plant_unsat_for_every_query(path, cache_dir, monkeypatch):
     """Run the check with a spy on the kernel's door, then write an `unsat` record, in the cache's
     own format and key, for every query it asked (at every budget it asked it with)."""
-    asked, real = set(), zb._solve
+    asked, real = set(), zb.solve
 
-    def spy(q, budget_ms, want_model, use_cache):
-        asked.add((q.key_text, budget_ms))
-        return real(q, budget_ms, want_model, use_cache)
-    monkeypatch.setattr(zb, "_solve", spy)
+    def spy(q, budget_ms, want_model=()):
+        asked.add((texts.key_text(q), budget_ms))
+        return real(q, budget_ms, want_model)
+    monkeypatch.setattr(zb, "solve", spy)
     monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")      # every query asked in this process, where the spy sees it
     honest = check_file(str(path), full_evidence=True)
     monkeypatch.delenv("GPAUDIT_NO_AHEAD")
-    monkeypatch.setattr(zb, "_solve", real)
+    monkeypatch.setattr(zb, "solve", real)
     cache_dir.mkdir(parents=True, exist_ok=True)
     for f in cache_dir.glob("*.json"):
         f.unlink()

@@ -307,7 +307,7 @@ def test_three_sequential_ifs_give_eight_paths_pruned_to_the_feasible_six(user):
 def _unsat(formula) -> bool:
     tr = zb.Translator("_test")
     q = tr.query(tr(formula))
-    return zb.solve(q, 2000, use_cache=False).status == zb.UNSAT
+    return zb.solve(q, 2000).status == zb.UNSAT
 
 
 def test_equal_values_in_a_row_are_one_piece_without_a_normal_form(user):

@@ -221,7 +221,7 @@ def _unsat(formula, budget_ms=BUDGET_MS, roots=None) -> tuple[bool, str]:
         q = tr.query(formula(tr) if callable(formula) else _translate(tr, formula, roots=roots)[0])
     except zb.Unsupported as err:
         return False, f"not translatable: {err}"
-    ans = zb.solve(q, budget_ms, use_cache=False)
+    ans = zb.solve(q, budget_ms)
     return ans.status == zb.UNSAT, f"z3 {ans.status}" + (f" ({ans.seconds:.1f} s)" if ans.seconds >= 1 else "")
 
 

@@ -24,9 +24,10 @@ Every step is recorded in `notes`:
 - log(u): a fresh L; u > 0 -> (L <= u - 1 and L u >= u - 1), monotone in u where defined.
 - pi, e: fresh variables inside rational intervals 10^-9 wide that contain them.
 
-Answers decided elsewhere (the disk cache, a forked copy deciding ahead: gpaudit.runtime) reach
-`solve` only through an advisor (set_advisor), and an advised `unsat` is refused: every proof is a
-z3 call made by this process.
+Nothing decided elsewhere reaches `solve`: the disk cache and the forked copy deciding ahead
+(gpaudit.runtime) wrap it for the generators, and the kernel's own obligations call it directly.
+What a stage may spend (its work budget, its wall clock) reaches a call only through `GUARD`
+(set_guard), which can make a call smaller or not made (unknown), never change z3's answer.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from __future__ import annotations
 import operator
 import re
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -60,10 +60,12 @@ NUMERAL_DIGITS_MAX = 700
 # call's steps shrink by TRANSCENDENTAL_FREE / t for t > TRANSCENDENTAL_FREE of them.  Deterministic.
 TRANSCENDENTAL_FREE = 6
 # What no step count bounds: z3's memory (MB, z3's memory_max_size) and, the one nondeterministic
-# limit, the wall clock of a stage (work_budget's `seconds`): past it, no call is made and a call
+# limit, the wall clock of a stage (gpaudit.runtime.budget, through GUARD): past it, no call is made and a call
 # under way is stopped (z3's timeout), and the answer is unknown with WALL_CLOCK_NOTE in its reason.
 MAX_MEMORY_MB = 4096
 WALL_CLOCK_NOTE = "the one nondeterministic limit"
+
+
 def rlimit_of(budget_ms: int, digits: int = 0, transcendental: int = 0) -> int:
     """The deterministic step budget of a call given `budget_ms`, for a formula whose longest
     numeral has `digits` digits and that has `transcendental` exp / log abstractions."""
@@ -81,50 +83,34 @@ def step_weight(digits: int) -> int:
     return max(1, digits ** 2 // NUMERAL_DIGITS_FREE ** 2)
 
 
-class _Work:
-    """The work budget of a stage that makes many z3 calls (the proof stage): weighted steps spent
-    so far and the cap.  Once spent, further calls are not made (unknown), so a configuration whose
-    regions are all hard ends with unknown instead of running for hours.  Deterministic: it counts
-    z3's steps, and an answer from the cache is charged the steps it cost when it was computed."""
+class Guard:
+    """What a stage lets a call spend beyond the call's own step limit.  This default limits
+    nothing; gpaudit.runtime.budget installs a stage's budget (set_guard)."""
 
-    def __init__(self):
-        self.spent, self.cap, self.deadline, self.seconds = 0, None, None, None
+    def left(self):
+        """Weighted steps the stage has left (None: no cap)."""
+        return None
 
-    def remaining(self):
-        return None if self.cap is None else self.cap - self.spent
+    def seconds(self):
+        """Wall-clock seconds the stage has left (None: no limit)."""
+        return None
 
+    def stopped(self) -> str:
+        """Why no call may be made now ("": it may)."""
+        return ""
 
-WORK = _Work()
-
-
-@contextmanager
-def work_budget(steps: int, seconds: float | None = None):
-    """Run a stage under a total budget of `steps` weighted z3 steps, and where given, of `seconds`
-    of wall-clock time (nesting keeps the outer one)."""
-    if WORK.cap is not None:
-        yield WORK
-        return
-    WORK.spent, WORK.cap = 0, int(steps)
-    WORK.seconds = seconds
-    WORK.deadline = None if seconds is None else time.monotonic() + seconds
-    try:
-        yield WORK
-    finally:
-        WORK.cap = WORK.deadline = WORK.seconds = None
+    def charge(self, weighted_steps: int) -> None:
+        """Count what a call spent."""
 
 
-def wall_clock_left() -> float | None:
-    """Seconds left before the stage's wall-clock limit (None: no limit)."""
-    return None if WORK.deadline is None else WORK.deadline - time.monotonic()
+GUARD = Guard()
 
 
-def past_wall_clock() -> bool:
-    left = wall_clock_left()
-    return left is not None and left <= 0
-
-
-def wall_clock_reason() -> str:
-    return f"wall-clock limit: {WORK.seconds:g} s; {WALL_CLOCK_NOTE}"
+def set_guard(guard: Guard) -> Guard:
+    """Install `guard` (None: the default); returns the one it replaces."""
+    global GUARD
+    old, GUARD = GUARD, guard if guard is not None else Guard()
+    return old
 
 
 _DIGIT_RUN = re.compile(r"[0-9]+")
@@ -188,11 +174,6 @@ def numeral_digits(assertions) -> int:
     return text_digits(low_level_text(assertions))
 
 
-def assertions_text(assertions) -> str:
-    """The SMT-LIB text of each assertion, one per line (z3's native printer)."""
-    return "\n".join(a.sexpr() for a in assertions)
-
-
 def low_level_text(assertions) -> str:
     """z3's low-level text of each assertion: every node once, `#id := (op args)`, numerals in full
     (p/q), constants by name.  Native and without layout: tens of times faster than SMT-LIB text."""
@@ -206,18 +187,8 @@ def low_level_text(assertions) -> str:
         z3.Z3_set_ast_print_mode(ref, z3.Z3_PRINT_SMTLIB2_COMPLIANT)   # z3py's mode for every context
 
 
-_NODE = re.compile(r"#([0-9]+)")
 _TRANSCENDENTAL = re.compile(r"\b(?:exp|log)[A-Za-z0-9]*_[0-9]+\b")
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def canonical_text(assertions) -> str:
-    """The low-level text with the node ids (which depend on what the process built before)
-    renumbered in order of appearance: the same formula gives the same text in every process, and
-    it identifies the formula exactly when every constant is a Real with a plain name (an
-    identifier other than true / false), as in a translated query."""
-    ids: dict = {}
-    return _NODE.sub(lambda m: "#" + str(ids.setdefault(m.group(1), len(ids) + 1)), low_level_text(assertions))
 
 
 def text_digits(text: str) -> int:
@@ -269,7 +240,7 @@ class Translator:
         self._exps: list[tuple] = []   # (y term, E term)
         self._logs: list[tuple] = []
         self._n = 0
-        self.plain = True              # every constant a Real with a plain name (see canonical_text)
+        self.plain = True              # every constant a Real with a plain name (see runtime.texts.key_text)
         self.owners: dict = {}         # variable name -> the symbol (or fresh tag) it stands for
 
     # -- variables ---------------------------------------------------------------------
@@ -459,53 +430,23 @@ class Query:
     formula: object
     facts: list
     notes: list
-    _smt2: str | None = None
-    _text: str | None = None
     plain: bool = False           # built by a Translator whose constants all have plain names
-    _digits: int | None = None
-    _key: str | None = None
-    _transcendental: int | None = None
+    memo: dict = field(default_factory=dict, repr=False, compare=False)   # texts derived from it
 
-    @property
-    def text(self) -> str:
-        """The assertions' SMT-LIB text, one per line (every constant the translation declares is
-        Real, so this determines the query)."""
-        if self._text is None:
-            self._text = assertions_text(list(self.facts) + [self.formula])
-        return self._text
-
-    @property
-    def key_text(self) -> str:
-        """The exact text the proof cache keys on: the canonical low-level text where it identifies
-        the query (plain names), else the SMT-LIB text; tagged with which it is."""
-        if self._key is None:
-            self._key = ("low-level\n" + canonical_text(list(self.facts) + [self.formula]) if self.plain
-                         else "smt-lib\n" + self.text)
-        return self._key
+    def _low(self) -> str:
+        if "low" not in self.memo:
+            self.memo["low"] = low_level_text(list(self.facts) + [self.formula])
+        return self.memo["low"]
 
     @property
     def transcendental(self) -> int:
         """How many exp / log abstractions (exp_N, log_N, named by Translator.fresh) the query has."""
-        if self._transcendental is None:
-            self._transcendental = len(set(_TRANSCENDENTAL.findall(self.key_text)))
-        return self._transcendental
+        return len(set(_TRANSCENDENTAL.findall(self._low())))
 
     @property
     def digits(self) -> int:
         """numeral_digits of the assertions."""
-        if self._digits is None:
-            self._digits = numeral_digits(list(self.facts) + [self.formula])
-        return self._digits
-
-    @property
-    def smt2(self) -> str:
-        """The SMT-LIB 2 text (declarations and assertions) z3 decides."""
-        if self._smt2 is None:
-            s = z3.Solver()
-            s.add(*self.facts)
-            s.add(self.formula)
-            self._smt2 = s.sexpr()
-        return self._smt2
+        return text_digits(self._low())
 
 
 @dataclass
@@ -582,7 +523,7 @@ def step_limit(budget_ms: int, digits: int, transcendental: int = 0) -> tuple[in
     cut to what the stage's work budget has left (below 1: the call is not made)."""
     weight = step_weight(digits)
     steps = rlimit_of(budget_ms, digits, transcendental)
-    left = WORK.remaining()
+    left = GUARD.left()
     if left is not None:
         steps = min(steps, left // weight)
     return steps, weight
@@ -612,10 +553,10 @@ def call(assertions, steps: int, digits: int, max_steps: int | None = None):
     if digits > NUMERAL_DIGITS_MAX:
         return z3.unknown, NotRun(f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})"), 0.0
     if steps < 1:
-        return z3.unknown, NotRun(f"the stage's work budget ({WORK.cap} steps) is spent"), 0.0
-    wall = wall_clock_left()
-    if past_wall_clock():
-        return z3.unknown, NotRun(wall_clock_reason()), 0.0
+        return z3.unknown, NotRun("the stage's work budget is spent"), 0.0
+    wall = GUARD.seconds()
+    if GUARD.stopped():
+        return z3.unknown, NotRun(GUARD.stopped()), 0.0
     # a fresh context per call: z3's step count (and so what the budget allows) is then the
     # same whatever the process asked before (in a shared context it accumulates across calls)
     ctx = z3.Context()
@@ -631,13 +572,13 @@ def call(assertions, steps: int, digits: int, max_steps: int | None = None):
     except z3.Z3Exception:
         r = z3.unknown
     dt = time.perf_counter() - t0
-    if r == z3.unknown and past_wall_clock():
-        return r, NotRun(wall_clock_reason()), dt
+    if r == z3.unknown and GUARD.stopped():
+        return r, NotRun(GUARD.stopped()), dt
     return r, s, dt
 
 
 def charge(weighted_steps: int) -> None:
-    WORK.spent += int(weighted_steps)
+    GUARD.charge(int(weighted_steps))
 
 
 def steps_used(s) -> int:
@@ -658,60 +599,13 @@ class NotRun:
         return self.reason
 
 
-# -- advice ------------------------------------------------------------------------------------
-# Code outside the kernel (gpaudit.runtime: the disk cache, a forked copy deciding ahead) may hold
-# answers decided elsewhere.  It is consulted through one object, and what it says is never
-# evidence: an advised `unsat` is refused here, whatever the advisor is, so every `unsat` -- every
-# proof -- comes from a z3 call this process made.  An advised `sat` (a candidate model, verified
-# in mpmath before anything is reported) or `unknown` only spares a call that would not prove.
-_ADVISOR = None
-
-
-def set_advisor(advisor) -> None:
-    """Install `advisor` (None: none): advisor.recall(q, budget_ms) -> (Answer, weighted steps to
-    charge) or None, and advisor.learn(q, budget_ms, Answer, weighted steps it cost)."""
-    global _ADVISOR
-    _ADVISOR = advisor
-
-
-def solve(q: Query, budget_ms: int, want_model=(), use_cache=True, replay: dict | None = None) -> Answer:
-    """Decide q.  `use_cache` lets the advisor (set_advisor) spare calls that would not prove.
-
-    `replay` (a dict the caller keeps for this process) holds the answers of calls this process
-    made, by the query's exact text and the arguments: an identical query asked again gets the answer
-    and is charged the steps of that call, exactly what a new call would give -- the same
-    formula with the same step limit in a fresh context -- and where the stage's budget left
-    would cut the limit, the call is made again."""
-    if replay is not None:
-        key = (q.key_text, budget_ms, tuple(want_model), use_cache)
-        limit = step_limit(budget_ms, q.digits, q.transcendental)[0]
-        hit = replay.get(key)
-        if hit is not None and hit[1] == limit:
-            charge(hit[2])
-            return hit[0]
-        before = WORK.spent
-        ans = _solve(q, budget_ms, want_model, use_cache)
-        replay[key] = (ans, limit, WORK.spent - before)
-        return ans
-    return _solve(q, budget_ms, want_model, use_cache)
-
-
-def _solve(q: Query, budget_ms: int, want_model, use_cache) -> Answer:
-    advisor = _ADVISOR if use_cache else None
-    if advisor is not None:
-        got = advisor.recall(q, budget_ms)
-        if got is not None and got[0].status in (SAT, UNKNOWN):      # never UNSAT: see set_advisor
-            ans, steps = got
-            charge(steps)
-            ans = Answer(ans.status, model={**{n: Fraction(0) for n in want_model}, **ans.model}, seconds=ans.seconds,
-                         cached=ans.cached, reason=ans.reason, cases=ans.cases, split=ans.split)
-            advisor.learn(q, budget_ms, ans, steps)
-            return ans
-    before = WORK.spent
+def solve(q: Query, budget_ms: int, want_model=()) -> Answer:
+    """Decide q by z3 calls made here (the generators reach it through gpaudit.runtime.solve,
+    which may spare a call that would not prove; the kernel's obligations call it directly)."""
     r, s, dt, cases, split = _decide(q, budget_ms)
     if r == z3.unsat:
-        ans = Answer(UNSAT, seconds=dt, cases=cases, split=split)
-    elif r == z3.sat:
+        return Answer(UNSAT, seconds=dt, cases=cases, split=split)
+    if r == z3.sat:
         m = s.model()
         model = {}
         for d in m.decls():
@@ -720,18 +614,13 @@ def _solve(q: Query, budget_ms: int, want_model, use_cache) -> Answer:
             except (ValueError, z3.Z3Exception):
                 pass
         for name in want_model:
-            if name not in model:
-                model[name] = Fraction(0)
-        ans = Answer(SAT, model=model, seconds=dt, cases=cases, split=split)
-    else:
-        try:
-            why = s.reason_unknown()
-        except z3.Z3Exception:
-            why = "z3 exception"
-        ans = Answer(UNKNOWN, seconds=dt, reason=why)
-    if advisor is not None:
-        advisor.learn(q, budget_ms, ans, WORK.spent - before)
-    return ans
+            model.setdefault(name, Fraction(0))
+        return Answer(SAT, model=model, seconds=dt, cases=cases, split=split)
+    try:
+        why = s.reason_unknown()
+    except z3.Z3Exception:
+        why = "z3 exception"
+    return Answer(UNKNOWN, seconds=dt, reason=why)
 
 
 # The region's cases share this many z3 steps; where they need more, the whole formula is decided as

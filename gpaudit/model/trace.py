@@ -965,7 +965,7 @@ class _Tracer:
         except (zb.Unsupported, TypeError, ValueError, KeyError):
             return True
         try:
-            ans = zb.solve(q, FEASIBLE_MS, use_cache=False)
+            ans = zb.solve(q, FEASIBLE_MS)
         except Exception:  # noqa: BLE001 - no answer keeps the path (sound)
             return True
         return ans.status != zb.UNSAT

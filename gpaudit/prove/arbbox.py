@@ -21,6 +21,8 @@ from flint import arb, ctx, fmpq
 
 from ..model.lower import to_arb
 from ..kernel import z3door as zb
+from .. import runtime
+from ..runtime import budget
 
 PREC = 128
 MAX_BOXES = 50000
@@ -91,7 +93,7 @@ def branch_and_bound(region, claim, syms, box, max_boxes=MAX_BOXES):
         while stack:
             b = stack.pop()
             n += 1
-            if n > max_boxes or (n % 64 == 0 and zb.past_wall_clock()):
+            if n > max_boxes or (n % 64 == 0 and budget.past_wall_clock()):
                 return False, n
             env = {s: _interval(lo, hi) for s, (lo, hi) in zip(syms, b)}
             try:
@@ -129,7 +131,7 @@ def try_close(o, syms, params, timeout_ms=10000, centre=None):
         return Enclosure(False, f"arb branch-and-bound: not closed ({n} boxes)", time.perf_counter() - t0, n)
     tail = sp.Or(*[sp.Or(s <= sp.Rational(ci - X), s >= sp.Rational(ci + X)) for s, ci in zip(syms, c)])
     q = o.rebuild(tail)
-    ans = zb.solve(q, timeout_ms) if q is not None else zb.Answer(zb.UNKNOWN)
+    ans = runtime.solve(q, timeout_ms) if q is not None else zb.Answer(zb.UNKNOWN)
     dt = time.perf_counter() - t0
     if ans.status == zb.UNSAT:
         return Enclosure(True, f"arb branch-and-bound ({n} boxes on [-{CORE}, {CORE}]^{len(syms)} about the "

@@ -18,6 +18,7 @@ from ..spec.types import two_point_needed
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
+from ..runtime import budget
 from ..runtime import processes
 from .prover import SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, evidence, status_of, summary
 from .theorem import lemma_31_route
@@ -54,7 +55,7 @@ def _decide_each(P, obligations, refute, key, wit):
 
 
 
-# The proof stage's total work budget, in weighted z3 steps (gpaudit.kernel.z3door.work_budget;
+# The proof stage's total work budget, in weighted z3 steps (gpaudit.runtime.budget.work_budget;
 # about 0.3 us each).  The catalog's configurations spend at most 4.1e6 (examples/two-way-
 # student-t.yaml), the extremes of tests/test_param_range.py that certify at most 2.1e7; the cap
 # ends a proof stage whose regions are all out of z3's reach in one to two minutes (82 s measured
@@ -69,11 +70,11 @@ STAGE_SECONDS = 60
 def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
     """Prove (or refute) the conditions of Definition 8 for mech's f and B, region by region,
     under the stage's deterministic work budget and its wall-clock limit."""
-    with zb.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
+    with budget.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
         out = _prove_conditions(mech, timeout_ms)
         spent, cap = work.spent, work.cap
-        late = zb.past_wall_clock()
-        wall = zb.wall_clock_reason()
+        late = budget.past_wall_clock()
+        wall = budget.wall_clock_reason()
     for c in out.checks:
         if spent >= cap and c.status == UNKNOWN:
             c.detail += (f"; the proof stage's work budget ({cap:.0e} weighted z3 steps) is spent"

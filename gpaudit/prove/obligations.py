@@ -35,6 +35,7 @@ import sympy as sp
 import z3
 
 from ..kernel import z3door as zb
+from ..runtime import texts
 from ..kernel.domain import conditions as domain_conditions, defined as domain_defined
 from .regions import Leaf, Memo, closure_cover, pieces
 
@@ -55,7 +56,7 @@ class Obligation:
 
     @property
     def smt2(self) -> str:
-        return self.query.smt2 if self.query is not None else ""
+        return texts.smt2(self.query) if self.query is not None else ""
 
     @property
     def sym_claim(self):

@@ -23,6 +23,7 @@ from . import arbbox
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
+from .. import runtime
 from .witness import WitnessFinder, dec
 
 
@@ -126,7 +127,7 @@ class Prover:
             ans = zb.Answer(zb.UNKNOWN, reason=o.error)
             self.records.append(Record(o, zb.UNKNOWN, f"not translatable: {o.error}", decisive=decisive))
             return ans
-        ans = zb.solve(o.query, timeout or self.timeout)
+        ans = runtime.solve(o.query, timeout or self.timeout)
         if ans.status == zb.SAT:
             self.sat_points.append(self._model_point(ans))
         method = "z3 unsat" if ans.status == zb.UNSAT else f"z3 {ans.status}"
@@ -247,7 +248,7 @@ class Prover:
             q = tr.query(tr(sp.And(*leaf.conds)) if leaf.conds else rg.z3_true())
         except zb.Unsupported:
             return []
-        ans = zb.solve(q, 3000, use_cache=False)
+        ans = zb.solve(q, 3000)
         return [self._model_point(ans)] if ans.status == zb.SAT else []
 
     def _grad_at(self, expr, x):

@@ -24,6 +24,7 @@ import numpy as np
 import sympy as sp
 
 from ..kernel import z3door as zb
+from .. import runtime
 from ..model.lower import numpy_lambdify
 
 _SPLIT = (sp.Max, sp.Min, sp.Abs)
@@ -200,8 +201,8 @@ def _nonempty(conds, timeout_ms, params) -> bool:
     except zb.Unsupported:
         return True
     # different condition sets often make the same formula (sympy's And drops duplicates and
-    # flattens): z3's answer to it is replayed (see zb.solve)
-    return zb.solve(q, timeout_ms, use_cache=False, replay=_REPLAY).status != zb.UNSAT
+    # flattens): z3's answer to it is replayed (see gpaudit.runtime.solve)
+    return runtime.solve(q, timeout_ms, use_cache=False, replay=_REPLAY).status != zb.UNSAT
 
 
 _REPLAY = Memo(4000)

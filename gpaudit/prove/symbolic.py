@@ -168,7 +168,7 @@ def prove_symbolic(kind: str, growth: str = "exponential", timeout_ms: int = 200
                 last = next((r for r in reversed(pr.records) if r.obligation.condition == kind_), None)
                 model_ans = None
                 if last is not None and last.status == "sat":
-                    model_ans = zb.solve(last.obligation.query, timeout_ms, use_cache=False)
+                    model_ans = zb.solve(last.obligation.query, timeout_ms)
                 if fail(kind_, leaf.label, model_ans):
                     st = REFUTED
             per[kind_].append(st)

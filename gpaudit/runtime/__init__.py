@@ -3,29 +3,60 @@
     processes  forked copies of the process (the copy deciding proof queries ahead, the proof stage
                beside the audit), the count of cores
     cache      the proof cache on disk
+    budget     a stage's work budget and wall clock (the guard of the kernel's door)
+    texts      a query's texts (the cache key, the SMT-LIB of proofs/*/obligations.smt2)
 
-Both speak to the kernel's door to z3 through one advisor (gpaudit.kernel.z3door.set_advisor),
-installed when this package is imported.  The kernel refuses an advised `unsat`: what they hand
-back can spare a call that would not prove (a `sat` candidate, an `unknown` at the same step
-limit), never a proof.  The kernel imports nothing from here (tests/test_import_graph.py).
+The generators reach z3 through `solve` here: an answer of the copy deciding ahead or of the disk
+cache can spare a call that would not prove (a `sat` candidate, an `unknown` at the same step
+limit), never a proof -- an `unsat` from them is refused, so every `unsat` is a z3 call made by this
+process.  The kernel's own obligations call gpaudit.kernel.z3door.solve directly, and the kernel
+imports nothing from here (tests/test_import_graph.py).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..kernel import z3door
-from . import cache, processes
+from . import budget, cache, processes, texts
 
 
-class _Advice:
-    """The advisor: an answer of the copy deciding ahead, else one from the disk cache."""
+def solve(q, budget_ms: int, want_model=(), use_cache=True, replay: dict | None = None):
+    """z3door.solve(q, budget_ms, want_model), where `use_cache` lets the copy deciding ahead or
+    the disk cache spare a call that would not prove.
 
-    @staticmethod
-    def recall(q, budget_ms: int):
-        return processes.recall(q, budget_ms) or cache.recall(q, budget_ms)
+    `replay` (a dict the caller keeps for this process) holds the answers of calls this process
+    made, by the query's exact text and the arguments: an identical query asked again gets the answer
+    and is charged the steps of that call, exactly what a new call would give -- the same
+    formula with the same step limit in a fresh context -- and where the stage's budget left
+    would cut the limit, the call is made again."""
+    if replay is not None:
+        key = (texts.key_text(q), budget_ms, tuple(want_model), use_cache)
+        limit = z3door.step_limit(budget_ms, q.digits, q.transcendental)[0]
+        hit = replay.get(key)
+        if hit is not None and hit[1] == limit:
+            budget.WORK.charge(hit[2])
+            return hit[0]
+        before = budget.WORK.spent
+        ans = _advised(q, budget_ms, want_model, use_cache)
+        replay[key] = (ans, limit, budget.WORK.spent - before)
+        return ans
+    return _advised(q, budget_ms, want_model, use_cache)
 
-    @staticmethod
-    def learn(q, budget_ms: int, answer, steps: int) -> None:
-        cache.learn(q, budget_ms, answer, steps)
 
-
-z3door.set_advisor(_Advice())
+def _advised(q, budget_ms: int, want_model, use_cache: bool):
+    if not use_cache:
+        return z3door.solve(q, budget_ms, want_model)
+    got = processes.recall(q, budget_ms) or cache.recall(q, budget_ms)
+    if got is not None and got[0].status in (z3door.SAT, z3door.UNKNOWN):    # never UNSAT
+        ans, steps = got
+        budget.WORK.charge(steps)
+        ans = z3door.Answer(ans.status, model={**{n: Fraction(0) for n in want_model}, **ans.model},
+                            seconds=ans.seconds, cached=ans.cached, reason=ans.reason, cases=ans.cases,
+                            split=ans.split)
+        cache.learn(q, budget_ms, ans, steps)
+        return ans
+    before = budget.WORK.spent
+    ans = z3door.solve(q, budget_ms, want_model)
+    cache.learn(q, budget_ms, ans, budget.WORK.spent - before)
+    return ans

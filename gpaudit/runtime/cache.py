@@ -2,11 +2,11 @@
 asked again at the same step limit.
 
 No cache is evidence (docs/certificate.md).  Only `sat` (with its candidate model) and `unknown`
-answers are stored; an `unsat` is never written, and a record that says `unsat` is never read (the
-kernel refuses an advised `unsat` besides).  So a planted record can only make an obligation
+answers are stored; an `unsat` is never written, and a record that says `unsat` is never read (and
+gpaudit.runtime.solve refuses an `unsat` from it besides).  So a planted record can only make an obligation
 `unknown` -- or hand the audit a candidate point that it verifies in exact arithmetic before it
 refutes anything --, never make one proved.  A record is keyed by the SHA-256 of the query's exact
-text (see gpaudit.kernel.z3door.Query.key_text), the z3 version, the seed and the budget, and used
+text (see gpaudit.runtime.texts.key_text), the z3 version, the seed and the budget, and used
 only where the stage's work budget left would cut none of the calls it stands for: then it is the
 answer of the same deterministic call, and is charged the steps that call cost.
 
@@ -23,6 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..kernel import z3door as zb
+from . import budget, texts
 
 _ON = True
 STORED = (zb.SAT, zb.UNKNOWN)
@@ -60,7 +61,7 @@ def fits(q, budget_ms: int, weighted_steps: int, left=None) -> bool:
     """Whether a budget `left` (default: what the stage has left now) cuts none of the calls of a
     decision of q that cost `weighted_steps` (each call's limit is the smaller of its own and what
     is left): then an answer recorded for it is the one a call made now would give."""
-    left = zb.WORK.remaining() if left is None else left
+    left = budget.WORK.left() if left is None else left
     if left is None:
         return True
     weight = zb.step_weight(q.digits)
@@ -72,7 +73,7 @@ def recall(q, budget_ms: int):
     cdir = cache_dir()
     if cdir is None:
         return None
-    key = cache_key(q.key_text, budget_ms)
+    key = cache_key(texts.key_text(q), budget_ms)
     try:
         rec = json.loads((cdir / f"{key}.json").read_text())
         steps = int(rec.get("steps", -1))
@@ -90,13 +91,13 @@ def learn(q, budget_ms: int, answer, steps: int) -> None:
     """Store an answer that proved nothing, where its call was not cut by the stage's budget."""
     if answer.status not in STORED or answer.cached or steps <= 0 or zb.WALL_CLOCK_NOTE in answer.reason:
         return                      # (a wall-clock unknown depends on the machine: never kept)
-    left = zb.WORK.remaining()
+    left = budget.WORK.left()
     if left is not None and not fits(q, budget_ms, steps, left + steps):
         return
     cdir = cache_dir()
     if cdir is None:
         return
-    key = cache_key(q.key_text, budget_ms)
+    key = cache_key(texts.key_text(q), budget_ms)
     rec = {"key": key, "status": answer.status, "z3": zb.z3_version(), "steps": steps, "cases": answer.cases,
            "split": answer.split, "reason": answer.reason, "model": {k: str(v) for k, v in answer.model.items()}}
     try:

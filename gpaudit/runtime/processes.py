@@ -23,7 +23,7 @@ from contextlib import contextmanager
 import z3
 
 from ..kernel import z3door as zb
-from . import cache
+from . import cache, texts
 
 # -- deciding ahead --------------------------------------------------------------------------
 _AHEAD = None
@@ -205,7 +205,7 @@ def ahead(queries, budget_ms: int):
         return
     cdir = cache.cache_dir()
     if cdir is not None:               # an answer in the proof cache is read there at its turn
-        queries = [q for q in queries if not (cdir / f"{cache.cache_key(q.key_text, budget_ms)}.json").exists()]
+        queries = [q for q in queries if not (cdir / f"{cache.cache_key(texts.key_text(q), budget_ms)}.json").exists()]
         if len(queries) < AHEAD_MIN_QUERIES:
             yield
             return
