@@ -261,8 +261,8 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
                     and (c.evidence or {}).get("route") == "exact_profile"), None)
     if spec.claim.delta != 0 and profile is not None and upper is None:
         return (f"the exact profile bound {profile.evidence['delta_upper_at_claim']} (the largest shift the proved "
-                "slope allows, at distance Lambda) is above delta and no pair realising it was found: if the "
-                "query's slope bound is not attained, a tighter B could certify it; else use more noise")
+                "slope allows, at distance Lambda) is not shown <= delta and no pair exceeding delta was found: "
+                "if the query's slope bound is not attained, a tighter B could certify it; else use more noise")
     undecided = [c.id for c in checks if c.id.startswith("proof.") and c.status == UNKNOWN]
     if undecided:
         return (f"the proof stage did not decide {', '.join(undecided)}: simpler pieces, exact constants, or "

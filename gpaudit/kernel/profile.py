@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from . import numbers
+
 U = sp.Symbol("u", nonnegative=True)     # the kernel's variable of the density (certificate.U)
 
 # ln h(u) on u >= 0 (up to the normalising constant) of each family a closed form covers
@@ -38,7 +40,10 @@ def divergence(family: str, eps, mu):
     if mu == 0:
         return sp.Integer(0)
     if family == "laplace":
-        return sp.Max(0, 1 - sp.exp((eps - mu) / 2))
+        # the case split decided exactly (numbers.le), never by sympy's own evaluation of Max
+        flat = numbers.le(mu, eps)
+        value = 1 - sp.exp((eps - mu) / 2)
+        return sp.Integer(0) if flat is True else value if flat is False else sp.Max(0, value, evaluate=False)
     if family == "gaussian":
         return Phi(mu / 2 - eps / mu) - sp.exp(eps) * Phi(-mu / 2 - eps / mu)
     raise ValueError(f"no closed-form profile for the family {family!r}")
