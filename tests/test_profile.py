@@ -177,3 +177,30 @@ def test_a_claim_arb_cannot_separate_from_the_profile_is_unknown(tmp_path):
                         delta="1 - exp((eps - (eps - log(1 - delta)))/2 - 10^-400)")
     assert code == 3 and rep["verdict"] == "unknown"
     assert "straddle" in next(c["detail"] for c in rep["checks"] if c["id"] == "certificate.delta")
+
+
+@pytest.mark.parametrize("metric,B", [("l1", "1"), ("linf", "2")])
+@pytest.mark.parametrize("factor,verdict", [("101/100", "certified"), ("99/100", "refuted")])
+def test_a_sum_of_two_inputs_under_a_norm_is_decided_at_its_profile(tmp_path, metric, B, factor, verdict):
+    """f = x1 + x2 with its sensitivity B in the metric (the dual norm of (1, 1): 1 for l1, 2 for
+    linf), Gaussian noise of scale 1, Lambda = 1: the profile's shift is B; a delta 1% above it is
+    certified, 1% below it refuted with a pair the claim covers (exactly within Lambda)."""
+    H, mu = profile.worst_pair("gaussian", 1, 1, sp.sympify(B), 1)
+    delta = sp.nsimplify(sp.Rational(factor) * sp.Rational(numbers.decimal_up(H, 12)))
+    cfg = tmp_path / "sum.yaml"
+    cfg.write_text(f"""\
+gpaudit: 1
+name: sum-{metric}
+input: {{dim: 2, metric: {metric}}}
+query: {{kind: piecewise, pieces: [{{value: x1 + x2}}]}}
+bound: {{kind: constant, value: {B}, growth: exponential, gamma: 0, Lambda: 1}}
+noise: {{family: gaussian, eta: {B}}}
+claim: {{epsilon: 1, delta: {delta}}}
+""")
+    out = tmp_path / "sum.json"
+    main(["check", str(cfg), "--json", str(out), "--quiet", "--effort", "quick"])
+    rep = json.loads(out.read_text())
+    assert rep["verdict"] == verdict
+    if verdict == "refuted":
+        w = rep["witness"]
+        assert sp.Rational(w["dist"]) <= 1 and mp.mpf(w["hockey_stick"]) > mp.mpf(sp.N(delta, 30))
