@@ -252,10 +252,17 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
                 "traceable (docs/traceable-code.md) or write f and B as expressions (kinds piecewise / constant / "
                 "a built-in query) to certify")
     if spec.claim.delta != 0 and st.get("certificate.delta") == UNKNOWN and upper is None:
-        return ("a delta > 0 claim is certified by a pure epsilon within the claim, by Lemma 3.6, which "
+        return ("a delta > 0 claim is certified by a pure epsilon within the claim, by the exact profile, "
+                "which needs a constant B, Laplace or Gaussian noise and a finite Lambda, by Lemma 3.6, which "
                 "needs Laplace noise, linear growth and the built-in smooth sensitivity (bound.kind: "
                 "smooth_sensitivity), or by Laud et al.'s Theorem 4, which needs Laplace noise, exponential "
                 "growth, a finite Lambda and proved local conditions; none applies here")
+    profile = next((c for c in checks if c.id == "certificate.delta" and c.status == CERTIFIED
+                    and (c.evidence or {}).get("route") == "exact_profile"), None)
+    if spec.claim.delta != 0 and profile is not None and upper is None:
+        return (f"the exact profile bound {profile.evidence['delta_upper_at_claim']} (the largest shift the proved "
+                "slope allows, at distance Lambda) is not shown <= delta and no pair exceeding delta was found: "
+                "if the query's slope bound is not attained, a tighter B could certify it; else use more noise")
     undecided = [c.id for c in checks if c.id.startswith("proof.") and c.status == UNKNOWN]
     if undecided:
         return (f"the proof stage did not decide {', '.join(undecided)}: simpler pieces, exact constants, or "

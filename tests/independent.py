@@ -73,6 +73,11 @@ def laplace_logpdf(u):
 
 
 @mp.workdps(DPS)
+def gaussian_logpdf(u):
+    return -u * u / 2 - mp.log(2 * mp.pi) / 2
+
+
+@mp.workdps(DPS)
 def log_ratio(f, B, eta, logh, x, xp, y):
     """ln p_x(y) - ln p_x'(y) for M(x) = f(x) + (B(x)/eta) Z."""
     b, bp = B(x) / eta, B(xp) / eta

@@ -34,6 +34,8 @@ with mp.workdps(ind.DPS):  # module constants at the reference precision (not a 
     LAUD_B_COUNT3, LAUD_B_BETA, LAUD_ALPHA_T1 = mp.mpf(19) / 100, mp.mpf(1) / 10, mp.mpf(1) / 80
     ETA_LEMMA_3_6 = 1 - mp.log(10**6) / 20   # threshold-laplace-approx: eps - gamma ln(10^6)
     LAUD_B_THM4 = mp.mpf(3) / 10
+    ETA_DIFFPRIVLIB = mp.mpf(1) / 2 - mp.log(mp.mpf(99) / 100)   # eps - ln(1 - delta), (0.5, 0.01)
+    ETA_GAUSS_LOG10 = 1 / mp.sqrt(2 * mp.log10(mp.mpf(5) / 4 * 10**5))  # sigma with log10 for ln
 
 
 def _piecewise_jump(x):
@@ -58,6 +60,11 @@ REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
                                     ind.two_way_dropped_bound, ETA_PAPER, t3, 1),
     "broken-threshold-laplace-approx-small-delta": (st, lambda x: _linear_lemma_4_1(x, mp.mpf(1) / 20),
                                                     ETA_LEMMA_3_6, ind.laplace_logpdf, 1),
+    # fixed-scale noise on the identity query (the exact profile's catalog entries)
+    "broken-diffprivlib-laplace-approx-delta-below-profile": (lambda x: x, lambda x: mp.mpf(1), ETA_DIFFPRIVLIB,
+                                                              ind.laplace_logpdf, mp.mpf(1) / 2),
+    "broken-gaussian-approx-log10-sigma": (lambda x: x, lambda x: mp.mpf(1), ETA_GAUSS_LOG10,
+                                           ind.gaussian_logpdf, 1),
     # Laud et al.: (f, B, eta, log-density, epsilon, metric)
     "laud-thm3-count3-linf-wrong-dual": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 100),
                                          lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 100),

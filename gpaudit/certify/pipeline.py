@@ -18,9 +18,10 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..kernel import numbers
+from ..kernel import numbers, profile
 from ..model.mechanism import Mechanism
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check
+from . import handoff
 from .family_sup import enclose_rate, paper_constants
 from .family_z3 import prove_rate_at_most
 
@@ -120,16 +121,49 @@ def certify(mech: Mechanism, outcome, proof=None):
 
 
 def approximate(mech: Mechanism, checks, regions=()):
-    """The delta > 0 routes: Lemma 3.6 (linear growth) or Laud et al.'s Theorem 4 (exponential)."""
+    """The delta > 0 routes: the exact profile (B a constant), Lemma 3.6 (linear growth) or Laud et
+    al.'s Theorem 4 (exponential)."""
     bs = mech.spec.bound
+    constant = bool(regions) and mech.bound.expr is not None and sp.sympify(mech.bound.expr).is_number
+    if (constant and profile.covers(mech.family.name, handoff.problem(mech).log_density)
+            and sp.sympify(bs.Lambda).is_finite is True):
+        return exact_profile(mech, checks, regions)
     if (mech.family.name == "laplace" and bs.growth == "linear" and bs.kind == "smooth_sensitivity"
             and mech.query.lipschitz is not None):
         return lemma_36(mech, checks)
     if mech.family.name == "laplace" and bs.growth == "exponential" and regions:
         return laud_theorem_4(mech, checks, regions)
     checks.append(Check("certificate.delta", UNKNOWN, "none",
-                        "no sound hockey-stick bound for this family / growth / bound"))
+                        "no sound hockey-stick bound for this family / growth / bound" + (
+                            "; the exact profile of a constant B needs Laplace or Gaussian noise and a finite "
+                            "Lambda (with Lambda = inf the shift bound A B dist grows without limit, and so the "
+                            "profile's bound over the claim's pairs tends to 1)" if constant else "")))
     return None, checks, False
+
+
+def exact_profile(mech: Mechanism, checks, regions):
+    """Fixed-scale noise (B a constant; Laplace or Gaussian noise; Lambda finite): the exact
+    hockey-stick divergence of the largest shift the proved cover conditions allow, A B Lambda with
+    A = max a_R, at the pair distance Lambda (kernel.profile, docs/certificate.md)."""
+    spec = mech.spec
+    method = "exact privacy profile (hockey-stick divergence of the largest shift)"
+    fam, lam = mech.family.name, sp.sympify(spec.bound.Lambda)
+    A = sp.Max(*[sp.sympify(a) for _, a, _ in regions])
+    H, mu = profile.worst_pair(fam, spec.claim.epsilon, A, mech.eta, lam)
+    with mpmath.workdps(60):
+        upper = numbers.decimal_up(H, 20)
+    decided = numbers.le(H, spec.claim.delta)
+    within = decided is True
+    ev = {"route": "exact_profile", "A": str(A), "shift_in_scales": numbers.decimal_up(mu, 20),
+          "delta_upper_at_claim": upper}
+    checks.append(Check("certificate.delta", CERTIFIED, method,
+                        f"|f(x) - f(x')| <= {A} B dist (proved), noise scale B/eta: at distance Lambda = {lam} the "
+                        f"shift is {numbers.decimal_up(mu, 8)} scales and the {fam} divergence at epsilon Lambda "
+                        f"is <= {numbers.decimal_up(H, 8)}" + {True: "", False: " > delta: the audit looks for a pair realising it",
+                                                                 None: ", not decided against delta (its arb enclosures "
+                                                                       "straddle delta)"}[decided],
+                        ev))
+    return (numbers.up(sp.sympify(spec.claim.epsilon)) if within else None), checks, within
 
 
 def lemma_36(mech: Mechanism, checks):

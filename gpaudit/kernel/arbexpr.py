@@ -15,7 +15,8 @@ from flint import arb, fmpq
 def to_arb(e, env=None):
     """A rigorous arb ball containing e, its symbols ranging over the balls of env (Symbol -> arb).
 
-    Rationals, pi, e, +, *, powers, exp, log, Abs, Max and Min; anything else raises ValueError.
+    Rationals, pi, e, +, *, powers, exp, log, erf, erfc, Abs, Max and Min; anything else raises
+    ValueError.
     """
     env = env or {}
     if isinstance(e, sp.Symbol):
@@ -50,6 +51,10 @@ def to_arb(e, env=None):
         return to_arb(e.args[0], env).exp()
     if isinstance(e, sp.log):
         return to_arb(e.args[0], env).log()
+    if isinstance(e, sp.erfc):
+        return to_arb(e.args[0], env).erfc()
+    if isinstance(e, sp.erf):
+        return to_arb(e.args[0], env).erf()
     if isinstance(e, sp.Abs):
         return abs(to_arb(e.args[0], env))
     if isinstance(e, (sp.Max, sp.Min)):

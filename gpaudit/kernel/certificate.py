@@ -31,7 +31,9 @@ strictly inside a region where grad f_k(z) != 0 (exactly), so B* > 0; then a = 1
 Rate: pure claims: for every region and every piece of the score,
   eta a_R |psi(u)| + c_R |1 + u psi(u)| <= E  for u >= 0 (z3, the score derived here from ln h),
 and E <= epsilon exactly.  delta > 0: Lemma 3.6 or Laud et al.'s Theorem 4, their hypotheses and
-their closed forms compared exactly (docs/certificate.md derives each).
+their closed forms compared exactly (docs/certificate.md derives each); or, for B a constant
+(fixed-scale Laplace or Gaussian noise), `exact_profile`: the exact hockey-stick divergence of the
+largest shift the cover conditions allow at distance Lambda (kernel.profile) <= delta.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from dataclasses import dataclass, field, replace
 import sympy as sp
 import z3
 
-from . import numbers
+from . import numbers, profile
 from . import z3door as zb
 from .domain import defined as domain_defined
 
@@ -92,7 +94,7 @@ class Certificate:
     route: str                        # regions | lemma_3_1
     regions: tuple
     epsilon_upper: sp.Expr | None     # E: the bound on every region's pure rate
-    delta_route: str | None = None    # None | lemma_3_6 | laud_theorem_4
+    delta_route: str | None = None    # None | lemma_3_6 | laud_theorem_4 | exact_profile
     lipschitz: sp.Expr | None = None  # lemma_3_1: K
     point: tuple | None = None        # lemma_3_1: exact z with grad f(z) != 0
 
@@ -714,8 +716,25 @@ def _delta_route(run: _Run, P: Problem, cert: Certificate):
         run.exact("laud_theorem_4.delta", numbers.le(2 * sp.exp(eps * lam - k), delta) is True,
                   f"2 e^(epsilon Lambda - k) <= {delta}")
         return numbers.up(sp.Max(b + C, (sp.log(2 / delta) - 1 + b / C) / (1 / C - lam)))
+    if cert.delta_route == "exact_profile":
+        return _exact_profile(run, P, cert)
     run.exact("delta_route", False, f"no route {cert.delta_route!r} for delta > 0")
     return None
+
+
+def _exact_profile(run: _Run, P: Problem, cert: Certificate):
+    """Fixed-scale noise (B a constant): the regions' cover conditions and continuity give
+    |f(x) - f(x')| <= A B dist with A = max a_R, and the divergence over the claim's pairs is at
+    most the closed form at distance Lambda (kernel.profile), compared with delta exactly."""
+    A = sp.Max(*[r.a for r in cert.regions])
+    if not run.exact("exact_profile.hypotheses", cert.route == "regions" and P.B is not None and P.B.is_number
+                     and profile.covers(P.family, P.log_density) and P.Lambda.is_finite is True,
+                     "B a constant, Laplace or Gaussian noise, Lambda finite"):
+        return None
+    H, _ = profile.worst_pair(P.family, P.epsilon, A, P.eta, P.Lambda)
+    run.exact("exact_profile.delta", numbers.le(H, P.delta) is True,
+              f"H(epsilon Lambda, max a_R eta Lambda) = {H} <= {P.delta}")
+    return P.epsilon
 
 
 # -- the check --------------------------------------------------------------------------------
