@@ -231,6 +231,7 @@ class _Run:
     def __init__(self):
         self.outcomes: list[Outcome] = []
         self._empty: dict = {}
+        self._decided: dict = {}
         self.roots = Roots()
 
     def empty(self, conds) -> bool:
@@ -241,7 +242,15 @@ class _Run:
         return self._empty[key]
 
     def need(self, name, formula, budget_ms=BUDGET_MS):
-        holds, how = _unsat(formula, budget_ms, self.roots.alias)
+        """z3 shows `formula` unsatisfiable; a formula equal (as a sympy expression) to one already
+        decided in this check gets that answer: the same translation, the same call, the same z3."""
+        if callable(formula):
+            holds, how = _unsat(formula, budget_ms, self.roots.alias)
+        else:
+            key = (formula, budget_ms)
+            if key not in self._decided:
+                self._decided[key] = _unsat(formula, budget_ms, self.roots.alias)
+            holds, how = self._decided[key]
         self.outcomes.append(Outcome(name, holds, how))
         return holds
 
