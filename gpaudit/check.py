@@ -22,7 +22,7 @@ from .model.trace import trace_info, untraced
 from .spec.load import load_spec
 from .spec.types import two_point_needed
 from .errors import ConfigError, FieldError, UserCodeError
-from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result
+from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result, all_hold
 
 
 def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
@@ -155,7 +155,7 @@ def kernel_check_of(mech, proof, upper, cert_checks, within):
     their findings are handed to the kernel as a certificate; the kernel re-derives every obligation
     from the mechanism and decides it (z3, no cache).  Only its `Verified` can make the verdict
     certified (kernel.decide)."""
-    if not within or any(c.status not in (CERTIFIED, SKIPPED) for c in cert_checks):
+    if not within or not all_hold(c.status for c in cert_checks):
         return None, None, None
     delta = next((c for c in cert_checks if c.id == "certificate.delta" and c.status == CERTIFIED), None)
     rate = next((c for c in cert_checks if c.id == "certificate.rate"), None)

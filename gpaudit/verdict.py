@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .kernel.decide import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Decision, Verdict, is_certified_decision, worst  # noqa: F401
+from .kernel.decide import (CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Decision, Verdict, all_hold,  # noqa: F401
+                           is_certified_decision, worst)
 
 EXIT_CODES = {CERTIFIED: 0, REFUTED: 1, UNKNOWN: 3}
 CONFIG_ERROR_EXIT = 2

@@ -21,6 +21,7 @@ from ..model.mechanism import build_mechanism, mp_exact
 from ..spec.load import load_spec, spec_from_mapping
 from .family_sup import enclose_rate
 from .family_z3 import prove_rate_at_most
+from ..verdict import all_hold
 from .pipeline import at_most_claim, bound_conditions, exact
 
 TOL = 1e-10
@@ -74,7 +75,7 @@ def max_eta(mech, epsilon, iters=60):
     certified <= epsilon, or eta None.  Where the rate meets epsilon exactly over a range of eta
     (PolyPlace: alpha * max(eta, gamma)), the enclosure can never certify and z3 decides the tie."""
     regions, checks, _ = bound_conditions(mech)
-    if not regions or any(c.status not in ("certified", "skipped") for c in checks):
+    if not regions or not all_hold(c.status for c in checks):
         return None, None, regions, checks
     fam = mech.family
     if not mpmath.isfinite(_rate(fam, regions, sp.Rational(1, 64))[1]):

@@ -20,7 +20,7 @@ import sympy as sp
 
 from ..kernel import numbers, profile
 from ..model.mechanism import Mechanism
-from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check
+from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, all_hold
 from . import handoff
 from .family_sup import enclose_rate, paper_constants
 from .family_z3 import prove_rate_at_most
@@ -70,7 +70,7 @@ def certify(mech: Mechanism, outcome, proof=None):
     checks = []
     regions, proof_checks, _ = bound_conditions(mech, proof)
     checks += proof_checks
-    if not regions or any(c.status != CERTIFIED for c in proof_checks if c.status != "skipped"):
+    if not regions or not all_hold(c.status for c in proof_checks):
         checks.append(Check("certificate.rate", UNKNOWN, "none",
                             "the bound's conditions are not established by sound methods"))
         return None, checks, False

@@ -54,6 +54,13 @@ REFUTED, UNKNOWN, CERTIFIED = Verdict.REFUTED, Verdict.UNKNOWN, Verdict.CERTIFIE
 SKIPPED = "skipped"   # a check's status (not needed for this claim), never a verdict
 
 
+def all_hold(statuses) -> bool:
+    """Every status certified or skipped (none at all: False): the rule a certificate's checks
+    meet (rule 3), and the one place it is written."""
+    statuses = tuple(statuses)
+    return bool(statuses) and all(s in (CERTIFIED, SKIPPED) for s in statuses)
+
+
 def worst(*statuses) -> Verdict:
     """The worst of several verdicts or check statuses (skipped ignored; none at all: unknown)."""
     vs = [Verdict(s) for s in statuses if s != SKIPPED]
@@ -107,8 +114,7 @@ def decide(ev: Evidence) -> Decision:
     checks = tuple(ev.certificate_checks)
     if ev.within_claim and ev.exact_value:
         return made(CERTIFIED, "certified", "the rigorously enclosed value is at most the claim")
-    if (ev.within_claim and checks and all(s in (CERTIFIED, SKIPPED) for s in checks)
-            and is_verified(ev.verified)):
+    if ev.within_claim and all_hold(checks) and is_verified(ev.verified):
         return made(CERTIFIED, "certified", "the certified rate is at most the claim and every condition "
                                             "it rests on is proved")
     if ev.witness:

@@ -13,7 +13,7 @@ import time
 
 import sympy as sp
 
-from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
+from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, all_hold, worst
 from ..spec.types import two_point_needed
 from . import obligations as obl
 from . import regions as rg
@@ -197,7 +197,7 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
                                      "two_point_smooth") if k in wit), None)
     seeds = [w[key] for w in wit.values() for key in ("x", "x_prime") if isinstance(w.get(key), list)]
     regions = []
-    if all(c.status in (CERTIFIED, SKIPPED) for c in checks):
+    if all_hold(c.status for c in checks):
         regions = [RegionRate(l, sp.sympify(r["a"]), sp.sympify(r["c"])) for l, r in rates.items()]
     for c in checks:
         c.evidence["seconds_total"] = round(time.perf_counter() - t0, 3)

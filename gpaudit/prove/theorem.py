@@ -18,7 +18,7 @@ import mpmath
 import sympy as sp
 from flint import ctx
 
-from ..verdict import CERTIFIED, SKIPPED, UNKNOWN, Check
+from ..verdict import CERTIFIED, SKIPPED, UNKNOWN, Check, all_hold
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
@@ -154,7 +154,7 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
         checks.append(Check(f"proof.{c}", SKIPPED, "none", SKIP_TWO_POINT) if why is None else
                       Check(f"proof.{c}", st, LEMMA_31, f"Definition 8 holds for B* (needed: {why}); premise: {premise}"))
     regions = []
-    if all(c.status in (CERTIFIED, SKIPPED) for c in checks):
+    if all_hold(c.status for c in checks):
         regions = [RegionRate("all (B* of Definition 9)", sp.Integer(1), sp.sympify(gamma))]
     return ProofOutcome(checks, regions, None, P.records, leaves, "theorem",
                         {"all": {"a": sp.Integer(1), "c": gamma, "a_status": st, "c_status": st}})
