@@ -58,25 +58,17 @@ def check(path_or_spec, seed: int | None = None, effort: str | None = None, prog
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     loaded = isinstance(path_or_spec, Spec) or hasattr(path_or_spec, "notion")   # or a smoothed-DP spec
     spec = path_or_spec if loaded else load(path_or_spec)
-    from .check import check_spec, user_code_result
-    from .errors import UserCodeError
-    try:
-        return check_spec(spec, progress=progress, seed=seed, effort=effort, full_evidence=full_evidence)
-    except ConfigError:  # e.g. a python callable's module broke after loading
-        raise
-    except UserCodeError as err:  # check_spec already turns these into an unknown result
-        return user_code_result(spec, err)
-    except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
-        if not fail_closed:
-            raise
-        return internal_error_result(spec, err)
+    from .runner import check_one
+    from .runtime import cache as proof_cache
+    outcome = check_one(spec, seed, effort, full_evidence, proof_cache.cache_enabled(), progress,
+                        reraise=(ConfigError,) if fail_closed else (Exception,))
+    return outcome[1]
 
 
 def internal_error_result(spec: Spec, err: BaseException) -> Result:
-    """The fail-closed result of a check that raised: unknown, with the error as its only check."""
-    return Result(spec.name, spec.path, spec.sha256, UNKNOWN,
-                  {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
-                  checks=[Check("internal", UNKNOWN, "none", f"{type(err).__name__}: {err}")])
+    """The fail-closed result of a check that raised (gpaudit.runner.internal_error_result)."""
+    from .runner import internal_error_result as made
+    return made(spec, err)
 
 
 def mechanism_for(spec_or_result):

@@ -315,15 +315,10 @@ def apply_project_config(args, keys) -> str | None:
 
 
 def cmd_check(args) -> int:
-    """`gpaudit check`; the proof-cache setting a gating run changes is restored afterwards (an
-    in-process caller keeps its own)."""
+    """`gpaudit check`.  A gating run decides from fresh proofs: runner.check_one turns the proof
+    cache off for each of its checks and restores the caller's setting."""
     _start_workers_early(args)
-    from .runtime import cache as proof_cache
-    was = proof_cache.cache_enabled()
-    try:
-        return _cmd_check(args)
-    finally:
-        proof_cache.set_cache(was)
+    return _cmd_check(args)
 
 
 def _cmd_check(args) -> int:
@@ -372,14 +367,13 @@ def _cmd_check(args) -> int:
     junit_out = "-" if fmt == "junit" else args.junit
     sarif_out = "-" if fmt == "sarif" else args.sarif
     human = sys.stderr if "-" in (json_out, junit_out, sarif_out) or fmt == "github" else sys.stdout
-    if junit_out or sarif_out or args.baseline or fmt == "github":
-        from .runtime import cache as proof_cache
-        proof_cache.set_cache(False)   # a gate decides from fresh proofs, never from the cache
+    # a gate decides from fresh proofs, never from the cache (runner.check_one sets it per check)
+    gate = bool(junit_out or sarif_out or args.baseline or fmt == "github")
     from .report.json_report import result_to_json, write_json_atomic
 
     results = []
     jobs = min(args.jobs or default_jobs(), len(specs))
-    stream = _run_checks(specs, args, jobs)
+    stream = _run_checks(specs, args, jobs, gate)
     try:
         _consume(stream, fmt, human, args, results, bad_files)
     finally:
@@ -507,13 +501,13 @@ def _start_workers_early(args) -> None:
         forkserver.ensure_running()
 
 
-def _run_checks(specs, args, jobs):
+def _run_checks(specs, args, jobs, gate=False):
     """Yield (spec, outcome of check_one) in input order.  With jobs > 1 the files are checked in
     that many worker processes (forked from a server that has imported gpaudit once); results are
     yielded in input order as soon as each is ready, and they are the same as in one process: a
     check depends only on the file, the seed and the effort."""
     from .runtime import cache as proof_cache
-    cache = proof_cache.cache_enabled()
+    cache = proof_cache.cache_enabled() and not gate
     show = sys.stderr.isatty() and not args.quiet
     if jobs <= 1:
         for spec in specs:
@@ -579,7 +573,7 @@ def _run_in_workers(specs, args, jobs, cache, show):
 
 
 def _worker_failed(spec, err):
-    from .api import internal_error_result
+    from .runner import internal_error_result
     return ("internal", internal_error_result(spec, err), f"worker process failed: {type(err).__name__}: {err}", "")
 
 

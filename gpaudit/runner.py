@@ -58,19 +58,23 @@ def worker_pool(jobs: int, ctx):
                                                   initargs=(jobs < default_jobs(),))
 
 
-def check_one(spec, seed, effort, full_evidence, cache, progress=None):
-    """Check one loaded configuration, never raising: ("result", Result), ("config", error line)
-    or ("internal", Result, detail, traceback text).  Runs in this process or in a worker, with
-    the proof cache set as given (and restored after: a caller in this process keeps its own
-    setting).  api.check turns user-code errors into results; its internal errors are caught
-    here, with their traceback for GPAUDIT_DEBUG."""
-    from .api import check, internal_error_result
+def check_one(spec, seed, effort, full_evidence, cache, progress=None, reraise=()):
+    """Check one loaded configuration: ("result", Result), ("config", error line) or ("internal",
+    Result, detail, traceback text); exceptions of the classes in `reraise` propagate instead.
+
+    The one path from every command (check, sweep, report, the python API) to check.check_spec,
+    which turns user-code errors into results; the one place where the proof cache is set for a
+    check (as given, and restored after: a caller in this process keeps its own setting) and where
+    an internal error is fail-closed (an unknown result, its traceback for GPAUDIT_DEBUG).  Runs in
+    this process or in a worker."""
+    from .check import check_spec
     from .runtime import cache as proof_cache
     was = proof_cache.cache_enabled()
     proof_cache.set_cache(cache)
     try:
-        return ("result", check(spec, seed=seed, effort=effort, progress=progress, fail_closed=False,
-                                full_evidence=full_evidence))
+        return ("result", check_spec(spec, progress=progress, seed=seed, effort=effort, full_evidence=full_evidence))
+    except reraise:
+        raise
     except ConfigError as err:   # a python callable's module broke after loading
         return ("config", err.line())
     except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
@@ -78,6 +82,14 @@ def check_one(spec, seed, effort, full_evidence, cache, progress=None):
                 traceback.format_exc())
     finally:
         proof_cache.set_cache(was)
+
+
+def internal_error_result(spec, err: BaseException):
+    """The fail-closed result of a check that raised: unknown, with the error as its only check."""
+    from .verdict import UNKNOWN, Check, Result
+    return Result(spec.name, spec.path, spec.sha256, UNKNOWN,
+                  {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
+                  checks=[Check("internal", UNKNOWN, "none", f"{type(err).__name__}: {err}")])
 
 
 def int_at_least(lo: int, what: str):

@@ -227,3 +227,18 @@ def test_a_gating_run_leaves_the_callers_proof_cache_setting_alone(tmp_path):
     rc = main(["check", str(EX / "threshold-laplace-global.yaml"), "--effort", "quick", "-q",
                "--junit", str(tmp_path / "j.xml")])
     assert rc == 0 and z3door.cache_enabled()
+
+
+def test_a_gating_run_reads_and_writes_no_proof_cache_but_a_plain_run_does(tmp_path, monkeypatch):
+    """The cache setting of a check is made in one place (runner.check_one) from what the command
+    asks: a gate (--junit here) decides from fresh proofs; the same file without it uses the cache."""
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
+    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
+    cfg = str(EX / "broken" / "laud-thm3-count3-linf-wrong-dual.yaml")   # z3: cover sat
+    records = lambda: list((tmp_path / "cache").rglob("*.json"))  # noqa: E731
+    assert main(["check", cfg, "--effort", "quick", "-q", "--full-evidence", "--junit", str(tmp_path / "j.xml")]) == 1
+    assert not records()
+    assert main(["check", cfg, "--effort", "quick", "-q", "--full-evidence"]) == 1
+    assert records()

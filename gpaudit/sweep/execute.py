@@ -95,7 +95,7 @@ def _record_of(get, args) -> dict:
 def failed_record(args, detail: str) -> dict:
     """An unknown record for a point whose worker failed (nothing was decided)."""
     from .points import POINT_SCHEMA, code_identity, spec_of
-    from ..api import internal_error_result
+    from ..runner import internal_error_result
     from ..report.json_report import result_to_json
     text, path, seed, effort, full_evidence = args[:5]
     spec = spec_of(text, path)
