@@ -266,6 +266,13 @@ def test_stale_names_each_file_a_code_change_makes_stale(tmp_path):
     write_report(result, None, tmp_path / "reports" / dir_name(name))
     (tmp_path / "reports" / "README.md").write_text(index_markdown([result]))
     assert stale(tmp_path) == []
+    for built in (tmp_path / "reports").rglob("*"):           # HTML and figures are built on demand
+        if built.suffix in (".html", ".png"):
+            built.unlink()
+    assert stale(tmp_path) == []
+    (tmp_path / "reports" / dir_name(name) / "report.md").unlink()
+    assert stale(tmp_path) == [f"{name}: reports/{dir_name(name)}/report.md missing"]
+    write_report(result, None, tmp_path / "reports" / dir_name(name))
     other = "f" * 64
     problems = stale(tmp_path, code=other)
     d = f"reports/{dir_name(name)}"
