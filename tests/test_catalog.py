@@ -152,8 +152,9 @@ def test_valid_variant_certified(reports, path):
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW else p
                                   for p in VALID + BROKEN], ids=lambda p: p.parent.name + "/" + p.stem)
 def test_verdict_bounds_and_witness_as_in_the_baseline(reports, path):
-    """The run of the catalog (the fixture's one run) gives each configuration the verdict, bounds
-    and witness reports/baseline.json records, to the last digit."""
+    """The run of the catalog (the fixture's one run) gives each configuration the verdict and
+    certified bound reports/baseline.json records, to the last digit, and the exhibited bound and
+    witness to the search's last digits (gpaudit.report.catalog.SEARCH_RTOL)."""
     _, rep = reports[path]
     assert baseline_differences([rep], load_catalog_baseline(ROOT), ROOT) == []
 
@@ -176,10 +177,19 @@ def test_baseline_differences_name_every_change(tmp_path):
                      "epsilon_upper": "0.5", "epsilon_lower": "0.49", "witness": None, "effort": BASELINE_EFFORT}]
     assert baseline_differences([rep], base, tmp_path) == []
     assert baseline_differences([{**rep, "code_sha256": "d" * 64}], base, tmp_path) == []   # code alone: nothing
-    for key, value in (("epsilon_upper", "0.5000000001"), ("epsilon_lower", "0.48"), ("verdict", "unknown"),
-                       ("witness", {"x": ["1"]})):
+    for key, value in (("epsilon_lower", "0.4900000000001"), ("epsilon_lower", "0.490000000000000000001")):
+        assert baseline_differences([{**rep, key: value}], base, tmp_path) == []   # the search's last digits
+    for key, value in (("epsilon_upper", "0.5000000000000001"), ("epsilon_lower", "0.4900001"),
+                       ("epsilon_lower", None), ("verdict", "unknown"), ("witness", {"x": ["1"]})):
         problems = baseline_differences([{**rep, key: value}], base, tmp_path)
         assert len(problems) == 1 and problems[0].startswith(f"n: {key} ") and REGENERATE_BASELINE in problems[0]
+    witness = {"x": ["0.5"], "y": "3", "log_ratio": "2.0"}
+    with_witness = json.loads(baseline_json([{**rep, "witness": witness}], tmp_path))
+    for near in ({"x": ["0.5000000000001"], "y": "3", "log_ratio": "2.0"}, {"x": ["0.5"], "y": "3", "log_ratio": "2"}):
+        assert baseline_differences([{**rep, "witness": near}], with_witness, tmp_path) == []
+    for far in ({"x": ["0.51"], "y": "3", "log_ratio": "2.0"}, {"x": ["0.5"], "y": "3"},
+                {"x": ["0.5", "0"], "y": "3", "log_ratio": "2.0"}, {**witness, "y": "nan"}):
+        assert len(baseline_differences([{**rep, "witness": far}], with_witness, tmp_path)) == 1, far
     assert "changed since" in baseline_differences([{**rep, "config_sha256": "b" * 64}], base, tmp_path)[0]
     assert "not in" in baseline_differences([{**rep, "name": "m"}], base, tmp_path)[0]
     from gpaudit.report.baseline import compare

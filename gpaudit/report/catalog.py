@@ -12,7 +12,8 @@ that does not list a configuration at its current hash.
 :func:`write_baseline` writes ``reports/baseline.json`` (``gpaudit report --catalog --baseline-only``):
 every catalog configuration's verdict, bounds and witness at the effort the tests check the catalog
 with (:data:`BASELINE_EFFORT`), a list of JSON-report entries that ``gpaudit check --baseline`` also
-reads; :func:`baseline_differences` lists what a run of the catalog does differently. It is pinned
+reads; :func:`baseline_differences` lists what a run of the catalog does differently (verdicts and
+certified bounds exactly, what the float64 search found within :data:`SEARCH_RTOL`). It is pinned
 to no code identity: it is compared by value (tests/test_catalog.py), so a change that moves no
 verdict, bound or witness leaves it as it is.
 """
@@ -25,6 +26,7 @@ import re
 import shutil
 from pathlib import Path
 
+import mpmath
 import yaml
 
 from ..readable import readable_exact
@@ -46,6 +48,10 @@ BASELINE_EFFORT = "quick"
 REGENERATE_BASELINE = "gpaudit report --catalog --baseline-only"
 # what a baseline entry keeps of a JSON report; "file" relative to the repository root
 BASELINE_KEYS = ("name", "file", "config_sha256", "verdict", "epsilon_upper", "epsilon_lower", "witness")
+# the float64 search's results (epsilon_lower, the witness) may differ in their last digits between
+# processors (numpy's vectorised exp and log; docs/ci.md, about 1e-11 relative on the catalog): they
+# are compared within this, relative to max(|value|, 1); verdicts and certified bounds exactly
+SEARCH_RTOL = 1e-9
 
 # ---------------------------------------------------------------------------------------------
 # The catalog
@@ -254,10 +260,31 @@ def load_catalog_baseline(root) -> list[dict]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
 
 
+def _same_search_value(a, b) -> bool:
+    """Equal, or (decimal strings) within :data:`SEARCH_RTOL` of each other, element by element."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_search_value(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_search_value(x, y) for x, y in zip(a, b))
+    if a == b:
+        return True
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    with mpmath.workdps(60):
+        try:
+            x, y = mpmath.mpf(a), mpmath.mpf(b)
+        except ValueError:
+            return False
+        return bool(mpmath.isfinite(x) and mpmath.isfinite(y)
+                    and abs(x - y) <= SEARCH_RTOL * max(abs(x), abs(y), 1))
+
+
 def baseline_differences(reports, baseline, root) -> list[str]:
     """What the results (or JSON report dicts) ``reports`` of catalog configurations do differently
-    from the baseline entries: a configuration it lacks, or holds at another sha256 or effort, and
-    any verdict, bound or witness that is not the same string.  [] = as recorded."""
+    from the baseline entries: a configuration it lacks, or holds at another sha256, a verdict or
+    certified ``epsilon_upper`` that is not the same string, and an ``epsilon_lower`` or witness (found
+    by the float64 search, whose last digits depend on the processor) not within
+    :data:`SEARCH_RTOL`.  [] = as recorded."""
     old = {e.get("name"): e for e in baseline}
     out = []
     for rep in reports:
@@ -271,7 +298,9 @@ def baseline_differences(reports, baseline, root) -> list[str]:
                        f"recorded, {str(new['config_sha256'])[:12]} now); regenerate with `{REGENERATE_BASELINE}`")
             continue
         for key in ("verdict", "epsilon_upper", "epsilon_lower", "witness"):
-            if prev.get(key) != new[key]:
+            same = prev.get(key) == new[key] if key in ("verdict", "epsilon_upper") else \
+                _same_search_value(prev.get(key), new[key])
+            if not same:
                 out.append(f"{name}: {key} {json.dumps(prev.get(key))} in {BASELINE}, {json.dumps(new[key])} now; "
                            f"if the change is meant, regenerate with `{REGENERATE_BASELINE}` and say why in the commit")
     return out
