@@ -22,6 +22,14 @@ listed modules: for each, its path relative to the directory holding ``gpaudit/`
 the SHA-256 of its canonical tree.  It depends on nothing else (not the checkout's location, not line
 endings, not byte-compiled files), so a copy of the tree elsewhere has the same identity.
 
+Parsing every decision source costs about half a second, so the tree digest of each file is kept
+in a small memo on disk, keyed by the SHA-256 of the file's bytes, the canonical form's version and
+the Python version
+(``$GPAUDIT_CACHE/code-identity.json``, default ``~/.cache/gpaudit``); a process that writes a JSON
+report then pays a few milliseconds.  The memo decides no verdict, only the identity an artefact
+records, and it is neither read nor written under ``CI`` or ``GPAUDIT_NO_CACHE``: a gating run
+computes every tree afresh.
+
 Each artefact is further pinned to what is its own: a report to its configuration's sha256, a proof
 to its configuration's sha256, and ``proof.md`` to the sha256 of the ``obligations.smt2`` it
 explains (:func:`text_sha256`).
@@ -31,6 +39,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -122,8 +133,13 @@ def canonical_tree(source: str | bytes) -> str:
     return _canonical(ast.parse(source))
 
 
-def _file_sha256(path: Path) -> str:
-    data = path.read_bytes()
+# the memo's key: a file's bytes, the canonical form's version (bump it when _canonical changes) and
+# the parsing Python's version (whose trees the canonical form is meant to, but may not, agree on)
+_MEMO_SALT = f"gpaudit canonical tree v1, python {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
+
+
+def tree_sha256(data: bytes) -> str:
+    """The SHA-256 of a module's canonical tree (of its bytes, marked so, when it does not parse)."""
     try:
         text = "ast:" + canonical_tree(data)
     except (SyntaxError, ValueError):   # does not parse (or holds a NUL byte): its bytes decide
@@ -131,10 +147,45 @@ def _file_sha256(path: Path) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _memo_path() -> Path | None:
+    if os.environ.get("CI") or os.environ.get("GPAUDIT_NO_CACHE"):
+        return None
+    root = os.environ.get("GPAUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gpaudit")
+    return Path(root) / "code-identity.json"
+
+
+def _read_memo(path: Path | None) -> dict:
+    try:
+        memo = json.loads(path.read_text(encoding="utf-8")) if path is not None else {}
+    except (OSError, ValueError):
+        return {}
+    return memo if isinstance(memo, dict) else {}
+
+
+def _write_memo(path: Path, memo: dict) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+        tmp.write_text(json.dumps(memo, sort_keys=True), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass                            # a memo that cannot be written is only slower
+
+
 def _digest(root: Path, sources) -> str:
+    path = _memo_path()
+    memo, used = _read_memo(path), {}
     h = hashlib.sha256()
     for rel in _files(root, sources):
-        h.update(f"{rel}\n{_file_sha256(root / rel)}\n".encode("utf-8"))
+        data = (root / rel).read_bytes()
+        key = hashlib.sha256(_MEMO_SALT + data).hexdigest()
+        tree = memo.get(key)
+        if not isinstance(tree, str):
+            tree = tree_sha256(data)
+        used[key] = tree
+        h.update(f"{rel}\n{tree}\n".encode("utf-8"))
+    if path is not None and any(memo.get(k) != v for k, v in used.items()):
+        _write_memo(path, {**memo, **used} if len(memo) < 2000 else used)
     return h.hexdigest()
 
 

@@ -3,6 +3,7 @@ to the code of a decision source does, a change to its comments or docstrings do
 
 import ast
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -160,7 +161,8 @@ def test_the_identity_is_the_same_under_every_python_at_hand():
         if exe is None:
             continue
         run = subprocess.run([exe, "-c", script, str(ROOT / "gpaudit" / "provenance.py"), str(ROOT)],
-                             capture_output=True, text=True, timeout=120)
+                             capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "GPAUDIT_NO_CACHE": "1"})   # every tree parsed afresh
         if run.returncode != 0:      # a shim without that version installed, or an older parser
             continue
         assert run.stdout.split() == want.split(), f"python{version} computes {run.stdout.strip()}"
@@ -246,3 +248,33 @@ def test_every_json_report_records_the_identity():
     js = api.to_json(result)
     assert js["code_sha256"] == code_sha256()
     assert list(js)[:5] == ["gpaudit_version", "schema", "name", "file", "config_sha256"]
+
+
+def test_the_memo_of_tree_digests_saves_parsing_and_is_not_read_in_ci(tree, tmp_path, monkeypatch):
+    """The on-disk memo (byte sha256 -> tree sha256) gives the identity a fresh computation gives;
+    a planted record would be believed, so a gating run (CI) neither reads nor writes it."""
+    import json as _json
+    from gpaudit import provenance
+    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
+    monkeypatch.setenv("CI", "1")
+    fresh = code_sha256(tree)
+    assert not (tmp_path / "cache" / "code-identity.json").exists()       # CI: nothing written
+    monkeypatch.delenv("CI")
+    assert code_sha256(tree) == fresh                                      # cold memo
+    memo_file = tmp_path / "cache" / "code-identity.json"
+    memo = _json.loads(memo_file.read_text())
+    assert 0 < len(memo) <= len(decision_files(tree))                    # one entry per distinct file
+    assert code_sha256(tree) == fresh                                      # warm memo, same identity
+    memo = {k: "0" * 64 for k in memo}                                     # a planted memo
+    memo_file.write_text(_json.dumps(memo))
+    assert code_sha256(tree) != fresh                                      # believed outside CI ...
+    monkeypatch.setenv("CI", "1")
+    assert code_sha256(tree) == fresh                                      # ... never in a gating run
+    assert _json.loads(memo_file.read_text()) == memo                      # and not rewritten there
+    monkeypatch.delenv("CI")
+    memo_file.write_text("not json")
+    assert code_sha256(tree) == fresh                                      # an unreadable memo: computed
+    _edit_a_function_body(tree / "gpaudit" / "verdict.py")
+    assert code_sha256(tree) != fresh                                      # new bytes: a new key
+    assert provenance.tree_sha256(b"x = (").startswith("bytes:")         # no parse: its bytes
