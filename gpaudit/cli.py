@@ -598,6 +598,17 @@ def cmd_report(args) -> int:
         print("gpaudit: error: report: give FILE..., --from-json REPORT.json or --catalog (one of them)",
               file=sys.stderr)
         return CONFIG_ERROR_EXIT
+    if args.baseline_only and (not args.catalog or args.seed is not None):
+        print("gpaudit: error: report: --baseline-only goes with --catalog and takes no --seed (the tests "
+              "compare the catalog at the default seed)", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    if args.baseline_only:
+        from .report.catalog import BASELINE_EFFORT, write_baseline
+        results, path = write_baseline(
+            Path(args.root), effort=args.effort or BASELINE_EFFORT,
+            progress=lambda name, i, n: None if args.quiet else print(f"[{i + 1}/{n}] {name}", file=sys.stderr))
+        print(f"baseline of {len(results)} configurations written to {path}")
+        return 0
     if args.catalog:
         root = Path(args.root)
         regenerate(root, effort=args.effort or "standard",
@@ -879,6 +890,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "has the recorded config_sha256")
     r.add_argument("--out", default="gpaudit-reports", metavar="DIR", help="output directory (default gpaudit-reports)")
     r.add_argument("--catalog", action="store_true", help="regenerate ROOT/reports for the catalog")
+    r.add_argument("--baseline-only", action="store_true",
+                   help="with --catalog: write only ROOT/reports/baseline.json (every catalog verdict, bound "
+                        "and witness, at --effort quick unless given; what tests/test_catalog.py compares "
+                        "against), no report")
     r.add_argument("--root", default=".", help="the repository root for --catalog (default .)")
     r.add_argument("--seed", type=nonnegative_int, default=None, help="audit seed, a non-negative integer")
     r.add_argument("--effort", choices=["quick", "standard", "thorough"], default=None)

@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 import sys
 from pathlib import Path
 
@@ -18,8 +20,32 @@ def pytest_addoption(parser):
                           ".ci/run and the README's test command run everything)")
 
 
+TESTS = Path(__file__).resolve().parent
+# the tiers of tests/README.md: a test in tests/<tier>/ carries the marker <tier>
+TIERS = ("kernel", "pipeline", "cli", "papers", "whole_repo")
+
+
+def tier_of(path) -> str | None:
+    """The tier of a test file: the folder under tests/ it sits in, when that is a tier."""
+    try:
+        parts = Path(path).resolve().relative_to(TESTS).parts
+    except ValueError:
+        return None
+    return parts[0] if len(parts) > 1 and parts[0] in TIERS else None
+
+
+def pytest_configure(config):
+    for tier in TIERS:
+        config.addinivalue_line("markers", f"{tier}: a test of the tests/{tier}/ tier (tests/README.md)")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Without --slow (and without an explicit -m), deselect the tests marked slow."""
+    """Mark each test with its tier (``-m kernel``, ``-m "pipeline and not slow"``); then, without
+    --slow (and without an explicit -m), deselect the tests marked slow."""
+    for item in items:
+        tier = tier_of(item.path)
+        if tier is not None:
+            item.add_marker(tier)
     if config.getoption("--slow") or config.option.markexpr:
         return
     slow = [item for item in items if item.get_closest_marker("slow")]

@@ -1,6 +1,6 @@
 """The catalog: every broken variant refuted with a witness that an independent high-precision
-recomputation confirms; no valid variant ever refuted; the committed reports/ decided by the current
-code."""
+recomputation confirms; no valid variant ever refuted; every verdict, bound and witness the one
+recorded in reports/baseline.json; the committed reports/ decided by the current code."""
 
 import json
 import shutil
@@ -12,7 +12,9 @@ import pytest
 import independent as ind
 from gpaudit.cli import main
 from gpaudit.provenance import code_sha256
-from gpaudit.report.catalog import REGENERATE, catalog_configs, config_identity, dir_name, index_markdown, stale
+from gpaudit.report.catalog import (BASELINE, BASELINE_EFFORT, REGENERATE, REGENERATE_BASELINE, baseline_differences,
+                                    baseline_json, catalog_configs, config_identity, dir_name, index_markdown,
+                                    load_catalog_baseline, stale, stale_baseline)
 from gpaudit.report.directory import write_report
 from gpaudit.verdict import EXIT_CODES, Result
 
@@ -110,7 +112,7 @@ def reports(request, tmp_path_factory):
     paths = sorted([p for p in VALID + BROKEN if p in wanted] or VALID + BROKEN,
                    key=lambda p: (p.stem not in SLOW, p.stem != "two-way-student-t"))
     js = tmp_path_factory.mktemp("reports") / "catalog.json"
-    code = main(["check", *map(str, paths), "--json", str(js), "--quiet", "-j", "2", "--effort", "quick"])
+    code = main(["check", *map(str, paths), "--json", str(js), "--quiet", "-j", "2", "--effort", BASELINE_EFFORT])
     results = json.loads(js.read_text())
     results = results if len(paths) > 1 else [results]     # one file: one JSON object
     assert [r["file"] for r in results] == [str(p) for p in paths]
@@ -152,6 +154,70 @@ def test_valid_variant_certified(reports, path):
     assert upper <= claim
     if rep["epsilon_lower"] is not None and rep["claim"]["delta"] == "0":
         assert mp.mpf(rep["epsilon_lower"]) <= upper
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW else p
+                                  for p in VALID + BROKEN], ids=lambda p: p.parent.name + "/" + p.stem)
+def test_verdict_bounds_and_witness_as_in_the_baseline(reports, path):
+    """The run of the catalog (the fixture's one run) gives each configuration the verdict and
+    certified bound reports/baseline.json records, to the last digit, and the exhibited bound and
+    witness to the search's last digits (gpaudit.report.catalog.SEARCH_RTOL)."""
+    _, rep = reports[path]
+    assert baseline_differences([rep], load_catalog_baseline(ROOT), ROOT) == []
+
+
+def test_the_baseline_holds_every_catalog_configuration_at_its_sha256():
+    assert (ROOT / BASELINE).is_file(), f"{BASELINE} missing; generate it with `{REGENERATE_BASELINE}`"
+    assert stale_baseline(ROOT) == []
+    assert [e["file"] for e in load_catalog_baseline(ROOT)] == [p.relative_to(ROOT).as_posix()
+                                                                for p in catalog_configs(ROOT)]
+
+
+def test_baseline_differences_name_every_change(tmp_path):
+    """A moved bound, another verdict or witness, a changed or new configuration: each is named;
+    the baseline file is a list of JSON-report entries that `gpaudit check --baseline` reads."""
+    rep = {"name": "n", "file": str(tmp_path / "examples" / "n.yaml"), "config_sha256": "a" * 64,
+           "code_sha256": "c" * 64, "verdict": "certified", "epsilon_upper": "0.5", "epsilon_lower": "0.49",
+           "witness": None, "claim": {"epsilon": "1", "delta": "0"}}
+    base = json.loads(baseline_json([rep], tmp_path))
+    assert base == [{"name": "n", "file": "examples/n.yaml", "config_sha256": "a" * 64, "verdict": "certified",
+                     "epsilon_upper": "0.5", "epsilon_lower": "0.49", "witness": None, "effort": BASELINE_EFFORT}]
+    assert baseline_differences([rep], base, tmp_path) == []
+    assert baseline_differences([{**rep, "code_sha256": "d" * 64}], base, tmp_path) == []   # code alone: nothing
+    for key, value in (("epsilon_lower", "0.4900000000001"), ("epsilon_lower", "0.490000000000000000001")):
+        assert baseline_differences([{**rep, key: value}], base, tmp_path) == []   # the search's last digits
+    for key, value in (("epsilon_upper", "0.5000000000000001"), ("epsilon_lower", "0.4900001"),
+                       ("epsilon_lower", None), ("verdict", "unknown"), ("witness", {"x": ["1"]})):
+        problems = baseline_differences([{**rep, key: value}], base, tmp_path)
+        assert len(problems) == 1 and problems[0].startswith(f"n: {key} ") and REGENERATE_BASELINE in problems[0]
+    witness = {"x": ["0.5"], "y": "3", "log_ratio": "2.0"}
+    with_witness = json.loads(baseline_json([{**rep, "witness": witness}], tmp_path))
+    for near in ({"x": ["0.5000000000001"], "y": "3", "log_ratio": "2.0"}, {"x": ["0.5"], "y": "3", "log_ratio": "2"}):
+        assert baseline_differences([{**rep, "witness": near}], with_witness, tmp_path) == []
+    for far in ({"x": ["0.51"], "y": "3", "log_ratio": "2.0"}, {"x": ["0.5"], "y": "3"},
+                {"x": ["0.5", "0"], "y": "3", "log_ratio": "2.0"}, {**witness, "y": "nan"}):
+        assert len(baseline_differences([{**rep, "witness": far}], with_witness, tmp_path)) == 1, far
+    assert "changed since" in baseline_differences([{**rep, "config_sha256": "b" * 64}], base, tmp_path)[0]
+    assert "not in" in baseline_differences([{**rep, "name": "m"}], base, tmp_path)[0]
+    from gpaudit.report.baseline import compare
+    assert compare([{**rep, "epsilon_upper": "0.6"}], base) == ["n: certified epsilon_upper increased: 0.5 -> 0.6"]
+
+
+def test_report_baseline_only_writes_the_baseline(tmp_path):
+    """`gpaudit report --catalog --baseline-only` writes reports/baseline.json alone, and the file
+    is fresh for that root; a stale entry is named."""
+    cfg = tmp_path / "examples" / "broken" / "threshold-laplace-pure.yaml"
+    cfg.parent.mkdir(parents=True)
+    shutil.copy(ROOT / "examples" / "broken" / "threshold-laplace-pure.yaml", cfg)
+    assert main(["report", "--catalog", "--baseline-only", "--root", str(tmp_path), "-q"]) == 0
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "reports").rglob("*")) == [
+        "reports/baseline.json"]
+    (entry,) = load_catalog_baseline(tmp_path)
+    assert entry["file"] == "examples/broken/threshold-laplace-pure.yaml" and entry["verdict"] == "refuted"
+    assert entry["witness"] and stale_baseline(tmp_path) == []
+    cfg.write_text(cfg.read_text() + "\n# edited\n")
+    assert len(stale_baseline(tmp_path)) == 1 and "regenerate with" in stale_baseline(tmp_path)[0]
+    assert main(["report", "--baseline-only"]) == 2                     # without --catalog: bad usage
 
 
 def eval_claim(text):
@@ -217,6 +283,13 @@ def test_stale_names_each_file_a_code_change_makes_stale(tmp_path):
     write_report(result, None, tmp_path / "reports" / dir_name(name))
     (tmp_path / "reports" / "README.md").write_text(index_markdown([result]))
     assert stale(tmp_path) == []
+    for built in (tmp_path / "reports").rglob("*"):           # HTML and figures are built on demand
+        if built.suffix in (".html", ".png"):
+            built.unlink()
+    assert stale(tmp_path) == []
+    (tmp_path / "reports" / dir_name(name) / "report.md").unlink()
+    assert stale(tmp_path) == [f"{name}: reports/{dir_name(name)}/report.md missing"]
+    write_report(result, None, tmp_path / "reports" / dir_name(name))
     other = "f" * 64
     problems = stale(tmp_path, code=other)
     d = f"reports/{dir_name(name)}"

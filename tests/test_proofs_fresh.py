@@ -1,6 +1,7 @@
 """proofs/<name>/ is fresh: present for every catalog configuration, pinned to the config's current
-sha256 and to the current decision-relevant code (gpaudit.provenance.code_sha256), and every SMT block
-a valid configuration relies on is `unsat` when z3 re-checks it.
+sha256 and to the current code of the proof generator (gpaudit.provenance.proof_code_sha256: syntax
+trees without docstrings and comments), proof.md pinned to the obligations.smt2 beside it, and every
+SMT block a valid configuration relies on is `unsat` when z3 re-checks it.
 
 Regenerate with:  gpaudit prove examples/*.yaml examples/broken/*.yaml
 """
@@ -12,9 +13,9 @@ import pytest
 import z3
 
 from gpaudit.model.mechanism import build_mechanism
-from gpaudit.prove.artifacts import CODE_MD, CODE_TAG, SHA_TAG, write_artifacts
+from gpaudit.prove.artifacts import CODE_MD, CODE_TAG, OBLIGATIONS_MD, SHA_TAG, write_artifacts
 from gpaudit.prove.engine import prove_conditions
-from gpaudit.provenance import code_sha256
+from gpaudit.provenance import proof_code_sha256, text_sha256
 from gpaudit.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,8 +31,9 @@ def _header(text, tag):
     return m.group(1) if m else None
 
 
-def stale_proof(spec, d: Path) -> list[str]:
-    """What in the proof directory d of a configuration is missing or stale ([] = fresh)."""
+def stale_proof(spec, d: Path, code: str | None = None) -> list[str]:
+    """What in the proof directory d of a configuration is missing or stale ([] = fresh), against
+    the proof code identity ``code`` (default: the running gpaudit's)."""
     rel = d.relative_to(d.parent.parent).as_posix()
     if not ((d / "proof.md").is_file() and (d / "obligations.smt2").is_file()):
         return [f"{rel} missing; {REGEN}"]
@@ -41,13 +43,16 @@ def stale_proof(spec, d: Path) -> list[str]:
         out.append(f"{rel}/obligations.smt2: its configuration changed (or no config-sha256 header); {REGEN}")
     if spec.sha256 not in texts["proof.md"]:
         out.append(f"{rel}/proof.md: its configuration changed; {REGEN}")
-    code = code_sha256()
+    code = code or proof_code_sha256()
     for name, tag in (("obligations.smt2", CODE_TAG), ("proof.md", CODE_MD)):
         recorded = _header(texts[name], tag)
         if recorded != code:
-            out.append(f"{rel}/{name} was produced by decision-relevant code sha256 "
+            out.append(f"{rel}/{name} was produced by proof code sha256 "
                        f"{recorded[:12] if recorded else 'none (no such header)'}, the code is now {code[:12]} "
-                       f"(gpaudit.provenance); {REGEN}")
+                       f"(gpaudit.provenance.PROOF_SOURCES); {REGEN}")
+    if _header(texts["proof.md"], OBLIGATIONS_MD) != text_sha256(texts["obligations.smt2"]):
+        out.append(f"{rel}/proof.md does not explain the obligations.smt2 beside it (its "
+                   f"obligations.smt2 sha256 differs); {REGEN}")
     return out
 
 
@@ -99,14 +104,27 @@ def test_a_proof_from_other_code_is_stale(tmp_path):
     mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-laplace-global.yaml"))
     d = write_artifacts(mech, prove_conditions(mech, 3000), tmp_path / "proofs", ROOT)
     assert stale_proof(mech.spec, d) == []
-    code = code_sha256()
-    for name in ("obligations.smt2", "proof.md"):
-        text = (d / name).read_text()
-        assert text.count(code) == 1
-        (d / name).write_text(text.replace(code, "0" * 64))
-        problems = stale_proof(mech.spec, d)
-        assert len(problems) == 1 and problems[0].startswith(f"proofs/threshold-laplace-global/{name} was produced by")
-        assert REGEN in problems[0]
-        (d / name).write_text(text)
+    code = proof_code_sha256()
+    assert [p.split(" was")[0] for p in stale_proof(mech.spec, d, code="f" * 64)] == [
+        "proofs/threshold-laplace-global/obligations.smt2", "proofs/threshold-laplace-global/proof.md"]
+    md = (d / "proof.md").read_text()
+    assert md.count(code) == 1
+    (d / "proof.md").write_text(md.replace(code, "0" * 64))
+    problems = stale_proof(mech.spec, d)
+    assert len(problems) == 1 and problems[0].startswith("proofs/threshold-laplace-global/proof.md was produced by")
+    assert REGEN in problems[0]
+    (d / "proof.md").write_text(md)
+    smt = (d / "obligations.smt2").read_text()
+    assert smt.count(code) == 1
+    (d / "obligations.smt2").write_text(smt.replace(code, "0" * 64))
+    problems = stale_proof(mech.spec, d)             # its code line, and so its sha256, changed
+    assert [p.split(" ")[0] for p in problems] == ["proofs/threshold-laplace-global/obligations.smt2",
+                                                   "proofs/threshold-laplace-global/proof.md"], problems
+    assert "does not explain the obligations.smt2" in problems[1] and all(REGEN in p for p in problems)
+    (d / "obligations.smt2").write_text(smt.replace("(check-sat)", "(check-sat)\n(get-model)", 1))
+    problems = stale_proof(mech.spec, d)             # an edited block: proof.md no longer explains it
+    assert len(problems) == 1 and "does not explain the obligations.smt2" in problems[0]
+    (d / "obligations.smt2").write_text(smt)
+    assert stale_proof(mech.spec, d) == []
     (d / "proof.md").unlink()
     assert stale_proof(mech.spec, d) == [f"proofs/threshold-laplace-global missing; {REGEN}"]

@@ -330,3 +330,14 @@ def test_dask_sweep_of_a_callable_config_by_relative_path(tmp_path, monkeypatch)
     assert [r["verdict"] for r in rows] != ["error", "error"], rows[0]["note"]
     assert all(r["verdict"] != "error" and "cannot find module" not in r["note"] for r in rows)
     assert code in (1, 3)   # a float callable is never certified; eta = 2 (twice the noise needed) refutes
+
+
+def test_catalog_sweeps_need_only_what_git_keeps(tmp_path):
+    """sweep.png and sweep.html are built on demand (not in git): their absence is not staleness,
+    a missing sweep.csv or sweep.json is."""
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    shutil.copytree(ROOT / "reports" / "sweeps", tmp_path / "reports" / "sweeps",
+                    ignore=shutil.ignore_patterns("*.png", "*.html"))
+    assert catalog.stale(tmp_path) == []
+    (tmp_path / "reports" / "sweeps" / "student-t-nu" / "sweep.csv").unlink()
+    assert catalog.stale(tmp_path) == ["reports/sweeps/student-t-nu: sweep.csv missing"]
