@@ -117,7 +117,7 @@ def test_smoothed_verdicts_match_brute_force(tmp_path, case):
     r = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth))
     # small and rational: Algorithm 1 in exact rationals, so a claim equal to the value is certified
     assert r.delta_lower == truth == r.delta_upper and r.verdict == "certified"
-    assert r.info["algorithm1"] == "exact rationals"
+    assert r.info["algorithm1"] == "exact rationals" and r.info["kernel"]["verified"] is (r.verdict == "certified")
     below = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth * F(99, 100)), "below")
     above = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth * F(101, 100)), "above")
     assert (below.verdict, above.verdict) == ("refuted", "certified")
@@ -273,9 +273,10 @@ def test_dp_of_the_shm_is_T_over_n(tmp_path):
 
 
 def test_too_large_is_unknown_before_any_work(tmp_path):
-    """Algorithm 1 over a triangle at m = 3, n = 200 (20301 count vectors) exceeds the limits: unknown, at once."""
+    """Algorithm 1 over a triangle at m = 3, n = 400 (80601 count vectors x 160801 histograms) exceeds the
+    limit: unknown, at once."""
     dists = [["1/5", "2/5", "2/5"], ["2/5", "1/5", "2/5"], ["2/5", "2/5", "1/5"]]
-    r = check_text(tmp_path, shm_yaml("smoothed_dp", 200, 3, 10, False, dists, "1", "1/10"))
+    r = check_text(tmp_path, shm_yaml("smoothed_dp", 400, 3, 20, False, dists, "1", "1/10"))
     assert r.verdict == "unknown" and r.exit_code == 3 and "limit" in r.checks[0].detail
     assert r.info["seconds"] < 30 and "advice" in r.info
 
@@ -359,19 +360,24 @@ def test_catalog_verdicts(name):
     (2, 40, [[F(1, 10), F(9, 10)], [F(3, 5), F(2, 5)]]),
     (3, 12, [[F(1, 5), F(2, 5), F(2, 5)], [F(2, 5), F(1, 5), F(2, 5)], [F(2, 5), F(2, 5), F(1, 5)]]),
 ])
-def test_arb_balls_enclose_the_exact_rationals(m, n, dists):
-    """Algorithm 1 in arb balls (the path of large configurations) against its exact-rational path."""
+def test_binary64_bound_and_arb_witness_enclose_the_exact_rationals(m, n, dists, monkeypatch):
+    """Algorithm 1 in binary64 with its error bound (the path of large configurations) and the witness's
+    arb ball, against the exact-rational path, for every count vector."""
     import sympy as sp
+    from gpaudit.kernel import smoothed as ks
     from gpaudit.smoothed import exact
     from gpaudit.smoothed.mechs import SamplingHistogram
     mech = SamplingHistogram(n, m, 3, False, cache_all=True)
     table = exact.delta_table(mech, n, m, sp.log(sp.Rational(3, 2)))
     verts = [tuple(sp.Rational(x.numerator, x.denominator) for x in v) for v in dists]
-    exact_E = exact.exact_expectations(table, n, m, verts)
-    balls = exact.expectations(table, n, m, verts)
-    assert exact_E is not None and set(exact_E) == set(balls)
+    exact_E, rel, slack = ks.expectations(*ks.arrays(table.lo, verts, n, m), n, m)
+    assert (rel, slack) == (1, 0)
+    monkeypatch.setattr(ks, "EXACT_LIMIT", 0)
+    floats, rel, slack = ks.expectations(*ks.arrays(table.hi, verts, n, m), n, m)
+    assert set(exact_E) == set(floats) and rel > 1 and slack > 0
     for kappa, value in exact_E.items():
-        lo, hi = exact.ball_bounds(balls[kappa])
+        assert value <= floats[kappa] * rel + slack <= value * (1 + F(1, 10**11)) + F(1, 10**80)
+        lo, hi = exact.ball_bounds(exact.kappa_expectation(table, n, m, verts, kappa))
         assert lo <= value <= hi and hi - lo <= value * F(1, 10**40) + F(1, 10**300)
 
 
@@ -386,3 +392,38 @@ def test_monotone_bisection_equals_the_sum_over_outputs(n, T, rep, eps):
     fast = exact.delta_table(mech, n, 2, sp.sympify(eps))
     slow = exact.delta_table(mech, n, 2, sp.sympify(eps), monotone=False)
     assert fast.lo == slow.lo and fast.hi == slow.hi
+
+
+def test_a_planted_generator_value_is_not_certified(tmp_path, monkeypatch):
+    """The generator's delta(h) table scaled down 1000-fold (so its bound is below the claim), or its hull
+    missing a vertex: the kernel re-computes from the mechanism and does not confirm: unknown, never
+    certified; the same claim is refuted or certified as it should be without the plant."""
+    import sympy as sp
+    from gpaudit.smoothed import exact
+    from gpaudit.smoothed.mechs import SamplingHistogram
+    n, m, T, rep, dists, c = CASES[0]
+    d = deltas(n, m, lambda x: shm_output(x, m, T, rep), c)
+    truth = smoothed_truth(n, dists, d)
+    text = shm_yaml("smoothed_dp", n, m, T, rep, dists, f"log({c})", truth / 10)
+    assert check_text(tmp_path, text).verdict == "refuted"
+    real = exact.delta_table
+
+    def smaller(*a, **k):
+        t = real(*a, **k)
+        return exact.DeltaTable({h: v / 1000 for h, v in t.lo.items()}, {h: v / 1000 for h, v in t.hi.items()}, t.arg)
+    monkeypatch.setattr(exact, "delta_table", smaller)
+    r = check_text(tmp_path, text)
+    assert r.verdict == "unknown" and r.delta_upper < truth / 10 and r.info["kernel"]["verified"] is False
+    assert "kernel" in r.info["advice"] and "certificate" not in r.info
+    monkeypatch.setattr(exact, "delta_table", real)
+    monkeypatch.setattr(exact, "hull_vertices", lambda ds: [1])     # the first vertex dropped
+    monkeypatch.setattr(exact, "hull_weights", lambda ds, kept: {0: [F(1)]})
+    sp_dists = [tuple(sp.Rational(x.numerator, x.denominator) for x in v) for v in dists]
+    low = exact.smoothed_delta(SamplingHistogram(n, m, T, rep, True), n, m, sp.log(c), sp_dists).upper
+    text = shm_yaml("smoothed_dp", n, m, T, rep, dists, f"log({c})", (low + truth) / 2)
+    assert low < truth
+    r = check_text(tmp_path, text)
+    assert r.verdict == "unknown" and "hull" in r.info["kernel"]["detail"]
+    monkeypatch.undo()
+    assert check_text(tmp_path, text).verdict == "refuted"
+    assert check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, f"log({c})", truth)).verdict == "certified"

@@ -22,16 +22,7 @@ from functools import lru_cache
 import mpmath
 
 from ..errors import ConfigError, UserCodeError
-
-
-def compositions(total: int, parts: int):
-    """Every tuple of `parts` non-negative integers summing to `total` (lexicographic)."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total, -1, -1):
-        for rest in compositions(total - first, parts - 1):
-            yield (first,) + rest
+from ..kernel.smoothed import compositions  # noqa: F401 - re-exported
 
 
 def count_compositions(total: int, parts: int) -> int:

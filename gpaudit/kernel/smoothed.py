@@ -1,0 +1,266 @@
+"""Smoothed DP and DP of anonymous mechanisms: the kernel's own re-computation of the claimed delta.
+
+The generator (gpaudit.smoothed) hands over a certificate: the points of Pi it kept as the vertices
+of their hull, and for every point it dropped, convex weights over the kept ones.  From the
+mechanism itself the kernel then derives, independently of the generator:
+
+  delta(h)  for every histogram h of n records, max over its neighbours h' (one record's type
+            replaced) and both directions of sum_y max(0, p_y - c q_y), c <= e^eps rational: an exact
+            rational upper bound (the outputs' probabilities exact integers over a denominator).
+  dp        max_h delta(h) <= claim delta, compared exactly.
+  smoothed  every dropped point = sum_j w_j v_j with w >= 0, sum w = 1 (exactly), so the kept points
+            span the hull of Pi and the maximum over Pi^n is attained on them (Proposition 7); then
+            E_kappa = E[delta(X_1 + ... + X_l)], X_j ~ Multinomial(kappa_j, v_j), for every count
+            vector kappa, in binary64 with an a-priori error bound: every input is rounded up, every
+            operation adds or multiplies numbers >= 0 and is rounded to nearest, so along each of at
+            most K = m n + L + 1 roundings the value loses at most a factor (1 - u) (u = 2^-53), and an
+            underflowing product at most 2^-1075 absolutely; hence E <= E~ (1 + 2 K u) + P 2^-1073
+            (P the number of products).  max_kappa of that <= claim delta, compared exactly.  Values
+            are only ever raised, which keeps the bound: delta(h) to at least 2^-300 and every
+            positive PMF entry to at least 2^-700 (no slow subnormal numbers; the latter adds at
+            most n L 2^-700 to the bound, the former at most 2^-300, so claims below about 1e-90
+            are certified only by the exact path of small problems).
+
+A python mechanism is re-evaluated here (it is the mechanism): exact (int / Fraction) values as
+they are, mpmath values measured at 50 and 100 digits (they must agree to 1e-40 relative; the
+difference, and 2^-300 relative, widens them into an interval).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import sympy as sp
+from flint import ctx, fmpq
+
+from . import numbers
+from .certificate import _TOKEN, Outcome, Rejected, Verified
+
+WORK_LIMIT = 2 * 10**9      # count vectors x array entries of the binary64 stage
+FLOOR_DELTA, FLOOR_F = 2.0**-300, 2.0**-700   # binary64 floors of delta(h) and of the PMFs (see docstring)
+EXACT_LIMIT = 10**5         # ... below which it runs in exact rationals (flint fmpq) instead
+
+
+@dataclass(frozen=True)
+class Problem:
+    notion: str              # smoothed_dp | dp
+    kind: str                # sampling_histogram | python
+    n: int
+    m: int
+    T: int | None
+    replacement: bool
+    fn: object               # python: hist -> {output: probability}
+    dists: tuple             # Pi: tuples of exact sympy numbers
+    epsilon: sp.Expr
+    delta: sp.Expr
+
+
+def compositions(total: int, parts: int):
+    """Every tuple of `parts` non-negative integers summing to `total` (lexicographic, descending)."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in compositions(total - first, parts - 1):
+            yield (first,) + rest
+
+
+def _dist(P: Problem, h, outs) -> tuple[dict, dict, int]:
+    """({y: numerator of an upper bound}, {y: ... lower bound}, denominator) of Pr[M(h) = y]."""
+    if P.kind == "sampling_histogram":
+        if P.replacement:
+            p = {s: math.factorial(P.T) // math.prod(map(math.factorial, s)) * math.prod(a**b for a, b in zip(h, s))
+                 for s in outs}
+            return p, p, P.n ** P.T
+        p = {s: math.prod(math.comb(a, b) for a, b in zip(h, s)) for s in outs}
+        return p, p, math.comb(P.n, P.T)
+    a, b = _call(P, h, 50), _call(P, h, 100)    # an mpmath value is measured at two precisions
+    hi, lo = {}, {}
+    for y, u in b.items():
+        if type(u) in (int, Fraction) and a.get(y) == u:
+            hi[y] = lo[y] = Fraction(u)
+        elif isinstance(u, mpmath.mpf) and isinstance(a.get(y), mpmath.mpf) and mpmath.isfinite(u):
+            v = Fraction(str(numbers.exact(u)))
+            err = abs(Fraction(str(numbers.exact(a[y]))) - v) + abs(v) / 2**300
+            if err > Fraction(1, 10**40) * max(abs(v), Fraction(1, 10**200)):
+                return _not_exact(h)
+            hi[y], lo[y] = v + err, max(v - err, Fraction(0))
+        else:
+            return _not_exact(h)
+    if set(a) != set(b) or not sum(lo.values()) <= 1 <= sum(hi.values()) or min(hi.values()) < 0:
+        return _not_exact(h)
+    den = math.lcm(*(x.denominator for x in (*hi.values(), *lo.values())))
+    return {y: int(x * den) for y, x in hi.items()}, {y: int(x * den) for y, x in lo.items()}, den
+
+
+def _call(P: Problem, h, dps):
+    try:
+        with mpmath.workdps(dps):
+            got = P.fn(h)
+    except Exception as exc:  # noqa: BLE001 - the user's callable
+        raise Rejected([Outcome("mechanism", False, f"the callable raised {type(exc).__name__} at {h}")]) from None
+    return got if isinstance(got, dict) and got else _not_exact(h)
+
+
+def _not_exact(h):
+    raise Rejected([Outcome("mechanism", False, f"the callable's probabilities at {h} are not exact (int / Fraction) "
+                            "or stable mpmath numbers summing to 1")])
+
+
+def _hockey(p, _, dp, __, q, dq, c: Fraction) -> Fraction:
+    """>= sum_y max(0, p_y - c q_y): p from above (p), q from below (q)."""
+    s = sum(max(0, v * dq * c.denominator - q.get(y, 0) * dp * c.numerator) for y, v in p.items())
+    return Fraction(s, dp * dq * c.denominator)
+
+
+def _below(x) -> Fraction:
+    """An exact rational <= x (x itself when rational): the lower end of a 300-bit arb ball."""
+    x = numbers.exact(x)
+    if x.is_Rational:
+        return Fraction(int(x.p), int(x.q))
+    old, ctx.prec = ctx.prec, 300
+    try:
+        man, exp = numbers.enclose(x, 300).lower().man_exp()
+    finally:
+        ctx.prec = old
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def delta_upper(P: Problem) -> dict:
+    """{h: an exact rational >= delta(h)} for every histogram h (Definition 2, both directions)."""
+    c = _below(sp.exp(P.epsilon))
+    outs = list(compositions(P.T, P.m)) if P.kind == "sampling_histogram" else None
+    hists = list(compositions(P.n, P.m))
+    dists = {h: _dist(P, h, outs) for h in hists}
+    out = dict.fromkeys(hists, Fraction(0))
+    for h in hists:
+        for i in range(P.m):
+            for j in range(i + 1, P.m):
+                if h[i]:
+                    h2 = tuple(v - (t == i) + (t == j) for t, v in enumerate(h))
+                    d = max(_hockey(*dists[h], *dists[h2], c), _hockey(*dists[h2], *dists[h], c))
+                    out[h], out[h2] = max(out[h], d), max(out[h2], d)
+    return out
+
+
+def ieee_ok() -> bool:
+    """binary64, round to nearest, gradual underflow (no flush to zero), in numpy's dot too."""
+    one, tiny = np.float64(1), np.float64(2.0**-1000)
+    return (one + 2.0**-53 == one and one + 2.0**-52 > one and tiny * 2.0**-60 == 2.0**-1060
+            and float(np.dot(np.array([tiny]), np.array([2.0**-60]))) == 2.0**-1060)
+
+
+def _step(A, v, back: bool):
+    """One more record of distribution v: backward, Y'(h) = sum_t v_t Y(h + e_t) (same shape);
+    forward, the PMF of one more record (one longer per axis: d records have h_1..h_(m-1) <= d)."""
+    k = A.ndim
+    if back:
+        out = A * v[-1]
+        for t in range(len(v) - 1):
+            out[tuple(slice(0, -1) if i == t else slice(None) for i in range(k))] += \
+                v[t] * A[tuple(slice(1, None) if i == t else slice(None) for i in range(k))]
+        return out
+    out = np.zeros(tuple(x + 1 for x in A.shape), dtype=A.dtype)
+    out[(slice(0, -1),) * k] = A * v[-1]
+    for t in range(len(v) - 1):
+        out[tuple(slice(1, None) if i == t else slice(0, -1) for i in range(k))] += v[t] * A
+    if out.dtype != object:     # no slow subnormal numbers: raising a value keeps the bound
+        np.maximum(out, FLOOR_F, out=out, where=out > 0)
+    return out
+
+
+def _fraction(x) -> Fraction:
+    return Fraction(x) if isinstance(x, (int, float)) else Fraction(int(x.p), int(x.q))
+
+
+def expectations(delta, verts, n: int, m: int) -> tuple[dict, Fraction, Fraction]:
+    """({kappa: E~}, 1 + 2 K u, P 2^-1073): E_kappa <= E~ (1 + 2 K u) + P 2^-1073 when every entry of
+    delta (an array indexed by h_1..h_(m-1)) and verts is >= its exact value (see the docstring).
+    On arrays of fmpq (dtype object) the same steps are exact: E~ = E_kappa, (1, 0)."""
+    l, L = len(verts), (n + 1) ** (m - 1)
+    count = math.comb(n + l - 1, l - 1)
+    if count * L > WORK_LIMIT:
+        raise ValueError(f"{count} count vectors x {L} histograms exceed the kernel's limit {WORK_LIMIT:.0e}")
+    Y = [delta]
+    for _ in range(n):
+        Y.append(_step(Y[-1], verts[-1], True))
+    E, level = {}, {(0,) * (l - 1): np.ones((1,) * (m - 1), dtype=delta.dtype)}
+    for d in range(n + 1):
+        for comp, F in level.items():
+            y = Y[n - d][(slice(0, d + 1),) * (m - 1)].ravel()
+            E[comp + (n - d,)] = _fraction(np.dot(F.ravel(), y) if F.dtype == object else np.einsum("i,i->", F.ravel(), y))
+        if d < n and l > 1:
+            nxt = {}
+            for comp in compositions(d + 1, l - 1):
+                j = next(t for t, v in enumerate(comp) if v)
+                nxt[comp] = _step(level[comp[:j] + (comp[j] - 1,) + comp[j + 1:]], verts[j], False)
+            level = nxt
+        elif l == 1:
+            break
+    if delta.dtype == object:
+        return E, Fraction(1), Fraction(0)
+    K = m * n + L + 1
+    return E, 1 + Fraction(2 * K, 2**53), Fraction((n + 2 * count) * m * L, 2**1073) + Fraction(n * L, 2**700)
+
+
+def float_up(q) -> float:
+    """The least binary64 >= the exact value of q (a Fraction or a sympy number)."""
+    q = Fraction(q) if isinstance(q, (int, Fraction)) else Fraction(str(sp.Rational(numbers.exact(numbers.up(q, 128)))))
+    f = float(q)
+    return f if Fraction(f) >= q else math.nextafter(f, math.inf)
+
+
+def arrays(values: dict, verts, n: int, m: int):
+    """delta(h) indexed by h_1..h_(m-1), and the vertices: Fractions (exact) when the problem is small and
+    every vertex rational, else the least binary64 >= each value."""
+    small = (n + math.comb(n + len(verts) - 1, len(verts) - 1)) * (n + 1) ** (m - 1) <= EXACT_LIMIT
+    exact = small and all(sp.sympify(x).is_Rational for v in verts for x in v)
+    conv = (lambda q: fmpq(*map(int, sp.fraction(sp.sympify(q))))) if exact else float_up
+    grid = np.zeros((n + 1,) * (m - 1), dtype=object if exact else float)
+    for h, d in values.items():
+        grid[h[:-1]] = conv(d) if exact else max(conv(d), FLOOR_DELTA)
+    return grid, [np.array([conv(x) for x in v], dtype=grid.dtype) for v in verts]
+
+
+def _hull_ok(P: Problem, kept, weights) -> bool:
+    for i, p in enumerate(P.dists):
+        if i in kept:
+            continue
+        w = [Fraction(x) for x in weights.get(i, ())]
+        if len(w) != len(kept) or min(w) < 0 or sum(w) != 1 or any(
+                sp.expand(sum(sp.Rational(x.numerator, x.denominator) * P.dists[k][t] for x, k in zip(w, kept)) - p[t])
+                != 0 for t in range(P.m)):
+            return False
+    return True
+
+
+def bound(P: Problem, kept=(), weights=None) -> Fraction:
+    """An exact rational >= the DP delta (notion dp) or the smoothed delta over the kept points
+    (raises Rejected when the kept points do not span Pi, ValueError beyond the work limit)."""
+    table = delta_upper(P)
+    if P.notion == "dp":
+        return max(table.values())
+    kept = list(kept)
+    if not kept or not _hull_ok(P, kept, weights or {}):
+        raise Rejected([Outcome("hull", False, "a point of Pi is not shown to lie in the hull of the kept points")])
+    if not ieee_ok():
+        raise Rejected([Outcome("binary64", False, "numpy's floating point is not IEEE round-to-nearest")])
+    E, rel, absolute = expectations(*arrays(table, [P.dists[k] for k in kept], P.n, P.m), P.n, P.m)
+    return Fraction(max(E.values())) * rel + absolute
+
+
+def check(P: Problem, kept=(), weights=None) -> Verified:
+    """Verified when the re-computed delta bound is <= the claim; Rejected otherwise."""
+    try:
+        upper = bound(P, kept, weights)
+    except ValueError as err:
+        raise Rejected([Outcome("size", False, str(err))]) from None
+    ok = numbers.le(sp.Rational(upper.numerator, upper.denominator), P.delta) is True
+    outcome = Outcome(f"{P.notion}.delta", ok, f"delta <= {numbers.decimal_up(upper, 12)} vs claim {P.delta}")
+    if not ok:
+        raise Rejected([outcome])
+    return Verified(numbers.exact(P.epsilon), P.notion, (outcome,), _TOKEN)
