@@ -1,29 +1,15 @@
-"""Smoothed DP and DP of anonymous mechanisms: the kernel's own re-computation of the claimed delta.
+"""Smoothed DP and DP of anonymous mechanisms: the kernel re-derives the claimed delta itself.
 
-The generator (gpaudit.smoothed) hands over a certificate: the points of Pi it kept as the vertices
-of their hull, and for every point it dropped, convex weights over the kept ones.  From the
-mechanism itself the kernel then derives, independently of the generator:
-
-  delta(h)  for every histogram h of n records, max over its neighbours h' (one record's type
-            replaced) and both directions of sum_y max(0, p_y - c q_y), c <= e^eps rational: an exact
-            rational upper bound (the outputs' probabilities exact integers over a denominator).
-  dp        max_h delta(h) <= claim delta, compared exactly.
-  smoothed  every dropped point = sum_j w_j v_j with w >= 0, sum w = 1 (exactly), so the kept points
-            span the hull of Pi and the maximum over Pi^n is attained on them (Proposition 7); then
-            E_kappa = E[delta(X_1 + ... + X_l)], X_j ~ Multinomial(kappa_j, v_j), for every count
-            vector kappa, in binary64 with an a-priori error bound: every input is rounded up, every
-            operation adds or multiplies numbers >= 0 and is rounded to nearest, so along each of at
-            most K = m n + L + 1 roundings the value loses at most a factor (1 - u) (u = 2^-53), and an
-            underflowing product at most 2^-1075 absolutely; hence E <= E~ (1 + 2 K u) + P 2^-1073
-            (P the number of products).  max_kappa of that <= claim delta, compared exactly.  Values
-            are only ever raised, which keeps the bound: delta(h) to at least 2^-300 and every
-            positive PMF entry to at least 2^-700 (no slow subnormal numbers; the latter adds at
-            most n L 2^-700 to the bound, the former at most 2^-300, so claims below about 1e-90
-            are certified only by the exact path of small problems).
-
-A python mechanism is re-evaluated here (it is the mechanism): exact (int / Fraction) values as
-they are, mpmath values measured at 50 and 100 digits (they must agree to 1e-40 relative; the
-difference, and 2^-300 relative, widens them into an interval).
+From the mechanism (the configuration) and the generator's certificate (the points of Pi kept as
+the hull's vertices; exact convex weights over them for every point dropped):
+  delta(h)  per histogram, max over neighbours and both directions of sum_y max(0, p_y - c q_y), c <=
+            e^eps: an exact rational upper bound; dp: max_h delta(h) <= claim, compared exactly.
+  smoothed  the weights checked exactly (then the maximum over Pi^n is on the kept points,
+            Proposition 7); E_kappa = E[delta(X_1 + ... + X_l)], X_j ~ Mult(kappa_j, v_j), for every
+            count vector, exactly (flint fmpq) when small, else in binary64 with an a-priori bound
+            E <= E~ (1 + 2Ku) + slack (docs/smoothed-dp.md derives it); max <= claim, exactly.
+A python callable is re-evaluated here: int / Fraction values as they are, mpmath values measured
+at 50 and 100 digits (agreeing to 1e-40 relative; the difference widens them into an interval).
 """
 
 from __future__ import annotations
@@ -60,7 +46,7 @@ class Problem:
 
 
 def compositions(total: int, parts: int):
-    """Every tuple of `parts` non-negative integers summing to `total` (lexicographic, descending)."""
+    """Every tuple of `parts` non-negative integers summing to `total` (descending)."""
     if parts == 1:
         yield (total,)
         return
@@ -71,37 +57,34 @@ def compositions(total: int, parts: int):
 
 def _dist(P: Problem, h, outs) -> tuple[dict, dict, int]:
     """({y: numerator of an upper bound}, {y: ... lower bound}, denominator) of Pr[M(h) = y]."""
-    if P.kind == "sampling_histogram":
-        if P.replacement:
-            p = {s: math.factorial(P.T) // math.prod(map(math.factorial, s)) * math.prod(a**b for a, b in zip(h, s))
-                 for s in outs}
-            return p, p, P.n ** P.T
-        p = {s: math.prod(math.comb(a, b) for a, b in zip(h, s)) for s in outs}
+    if P.kind == "sampling_histogram" and P.replacement:   # T draws: T!/prod s! prod h^s / n^T
+        p = {s: math.factorial(P.T) // math.prod(map(math.factorial, s)) * math.prod(map(pow, h, s)) for s in outs}
+        return p, p, P.n ** P.T
+    if P.kind == "sampling_histogram":                     # a T-subset: prod C(h, s) / C(n, T)
+        p = {s: math.prod(map(math.comb, h, s)) for s in outs}
         return p, p, math.comb(P.n, P.T)
-    a, b = _call(P, h, 50), _call(P, h, 100)    # an mpmath value is measured at two precisions
+    a, b = _call(P, h, 50), _call(P, h, 100)
     hi, lo = {}, {}
     for y, u in b.items():
-        if type(u) in (int, Fraction) and a.get(y) == u:
-            hi[y] = lo[y] = Fraction(u)
-        elif isinstance(u, mpmath.mpf) and isinstance(a.get(y), mpmath.mpf) and mpmath.isfinite(u):
-            v = Fraction(str(numbers.exact(u)))
-            err = abs(Fraction(str(numbers.exact(a[y]))) - v) + abs(v) / 2**300
-            if err > Fraction(1, 10**40) * max(abs(v), Fraction(1, 10**200)):
-                return _not_exact(h)
-            hi[y], lo[y] = v + err, max(v - err, Fraction(0))
-        else:
+        exact = type(u) in (int, Fraction) and a.get(y) == u
+        if not exact and not (isinstance(u, mpmath.mpf) and isinstance(a.get(y), mpmath.mpf) and mpmath.isfinite(u)):
             return _not_exact(h)
+        v = Fraction(u) if exact else Fraction(str(numbers.exact(u)))
+        err = 0 if exact else abs(Fraction(str(numbers.exact(a[y]))) - v) + abs(v) / 2**300
+        if err > Fraction(1, 10**40) * max(abs(v), Fraction(1, 10**200)):
+            return _not_exact(h)
+        hi[y], lo[y] = v + err, max(v - err, Fraction(0))
     if set(a) != set(b) or not sum(lo.values()) <= 1 <= sum(hi.values()) or min(hi.values()) < 0:
         return _not_exact(h)
     den = math.lcm(*(x.denominator for x in (*hi.values(), *lo.values())))
     return {y: int(x * den) for y, x in hi.items()}, {y: int(x * den) for y, x in lo.items()}, den
 
 
-def _call(P: Problem, h, dps):
+def _call(P: Problem, h, dps):   # the user's callable
     try:
         with mpmath.workdps(dps):
             got = P.fn(h)
-    except Exception as exc:  # noqa: BLE001 - the user's callable
+    except Exception as exc:  # noqa: BLE001
         raise Rejected([Outcome("mechanism", False, f"the callable raised {type(exc).__name__} at {h}")]) from None
     return got if isinstance(got, dict) and got else _not_exact(h)
 
@@ -119,14 +102,11 @@ def _hockey(p, _, dp, __, q, dq, c: Fraction) -> Fraction:
 
 def _below(x) -> Fraction:
     """An exact rational <= x (x itself when rational): the lower end of a 300-bit arb ball."""
-    x = numbers.exact(x)
-    if x.is_Rational:
-        return Fraction(int(x.p), int(x.q))
+    if numbers.exact(x).is_Rational:
+        return Fraction(str(numbers.exact(x)))
     old, ctx.prec = ctx.prec, 300
-    try:
-        man, exp = numbers.enclose(x, 300).lower().man_exp()
-    finally:
-        ctx.prec = old
+    man, exp = numbers.enclose(x, 300).lower().man_exp()
+    ctx.prec = old
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
@@ -173,14 +153,9 @@ def _step(A, v, back: bool):
     return out
 
 
-def _fraction(x) -> Fraction:
-    return Fraction(x) if isinstance(x, (int, float)) else Fraction(int(x.p), int(x.q))
-
-
 def expectations(delta, verts, n: int, m: int) -> tuple[dict, Fraction, Fraction]:
-    """({kappa: E~}, 1 + 2 K u, P 2^-1073): E_kappa <= E~ (1 + 2 K u) + P 2^-1073 when every entry of
-    delta (an array indexed by h_1..h_(m-1)) and verts is >= its exact value (see the docstring).
-    On arrays of fmpq (dtype object) the same steps are exact: E~ = E_kappa, (1, 0)."""
+    """({kappa: E~}, rel, slack): E_kappa <= E~ rel + slack when every entry of delta (indexed by
+    h_1..h_(m-1)) and of verts is >= its exact value; on fmpq arrays exact: (1, 0)."""
     l, L = len(verts), (n + 1) ** (m - 1)
     count = math.comb(n + l - 1, l - 1)
     if count * L > WORK_LIMIT:
@@ -192,7 +167,8 @@ def expectations(delta, verts, n: int, m: int) -> tuple[dict, Fraction, Fraction
     for d in range(n + 1):
         for comp, F in level.items():
             y = Y[n - d][(slice(0, d + 1),) * (m - 1)].ravel()
-            E[comp + (n - d,)] = _fraction(np.dot(F.ravel(), y) if F.dtype == object else np.einsum("i,i->", F.ravel(), y))
+            e = np.dot(F.ravel(), y) if F.dtype == object else np.einsum("i,i->", F.ravel(), y)
+            E[comp + (n - d,)] = Fraction(int(e.p), int(e.q)) if isinstance(e, fmpq) else Fraction(e)
         if d < n and l > 1:
             nxt = {}
             for comp in compositions(d + 1, l - 1):
