@@ -427,3 +427,32 @@ def test_a_planted_generator_value_is_not_certified(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert check_text(tmp_path, text).verdict == "refuted"
     assert check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, f"log({c})", truth)).verdict == "certified"
+
+
+@pytest.mark.parametrize("notion", ["smoothed_dp", "dp"])
+def test_verify_rechecks_a_smoothed_certificate(tmp_path, capsys, notion):
+    """`gpaudit verify REPORT.json` re-runs the kernel's re-computation: exit 0 on the report as written,
+    1 when its hull is altered (a vertex dropped with made-up weights), 2 on another configuration."""
+    import json
+    dists = [[F(1, 5), F(4, 5)], [F(1, 2), F(1, 2)], [F(4, 5), F(1, 5)]]
+    cfg = write(tmp_path, "c", shm_yaml(notion, 8, 2, 2, False, dists if notion == "smoothed_dp" else None,
+                                        "log(2)", "1/3"))
+    out = tmp_path / "r.json"
+    assert main(["check", str(cfg), "--json", str(out), "-q"]) == 0
+    report = json.loads(out.read_text())
+    entry = report[0] if isinstance(report, list) else report
+    cert = entry["certificate"]
+    assert cert["route"] == notion
+    if notion == "smoothed_dp":
+        assert cert["vertices"] == [0, 2] and cert["weights"] == {"1": ["1/2", "1/2"]}
+    assert main(["verify", str(out)]) == 0
+    assert "verified" in capsys.readouterr().out
+    if notion == "smoothed_dp":
+        cert["vertices"], cert["weights"] = [0, 1], {"2": ["-1", "2"]}
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(report))
+        assert main(["verify", str(bad)]) == 1
+        assert "hull" in capsys.readouterr().out
+    other = write(tmp_path, "o", shm_yaml(notion, 9, 2, 2, False, dists if notion == "smoothed_dp" else None,
+                                          "log(2)", "1/3"))
+    assert main(["verify", str(out), str(other)]) == 2
