@@ -65,9 +65,23 @@ def test_binary64_path_bounds_the_brute_force_tightly(case, monkeypatch):
     b = ks.bound(P, list(range(len(dists))), {})
     assert sdp <= b <= sdp * (1 + F(1, 10**11)) + F(1, 10**89)
     # the error terms the bound adds: 2 K u relative (K roundings along a path), underflow absolute
-    grid, verts = ks.arrays(ks.delta_upper(P), P.dists, n, m)
-    _, rel, slack = ks.expectations(grid, verts, n, m)
+    table = ks.delta_upper(P)
+    grid, verts, scale = ks.arrays(table, P.dists, n, m)
+    assert 2.0**499 <= grid.max() <= 2.0**501 and min(grid[h[:-1]] for h in table) >= ks.FLOOR_DELTA
+    _, rel, slack = ks.expectations(grid, verts, scale, n, m)
     assert (rel - 1) * 2**53 >= 2 * (m * n + (n + 1) ** (m - 1)) and slack > 0
+
+
+def test_binary64_path_is_tight_on_tiny_values(monkeypatch):
+    """Theorem 5's smoothed setting (n = 400, T = 20, with replacement, Pi = {(1/2, 1/2)}): the value is
+    about 1e-114, far below binary64's smallest normal number times the other factors; scaled, the
+    binary64 bound is within 1e-10 of the exact one (and above it)."""
+    P = problem("smoothed_dp", 400, 2, 20, True, [[F(1, 2), F(1, 2)]], sp.Rational(11, 10), 1)
+    monkeypatch.setattr(ks, "EXACT_LIMIT", 10**6)
+    exact = ks.bound(P, [0])
+    monkeypatch.setattr(ks, "EXACT_LIMIT", 0)
+    b = ks.bound(P, [0])
+    assert F(1, 10**120) < exact <= b <= exact * (1 + F(1, 10**10))
 
 
 def test_irrational_e_eps_is_rounded_against_privacy():

@@ -27,7 +27,7 @@ from . import numbers
 from .certificate import _TOKEN, Outcome, Rejected, Verified
 
 WORK_LIMIT = 2 * 10**9      # count vectors x array entries of the binary64 stage
-FLOOR_DELTA, FLOOR_F = 2.0**-300, 2.0**-700   # binary64 floors of delta(h) and of the PMFs (see docstring)
+SCALE, FLOOR_DELTA, FLOOR_F = 500, 2.0**-100, 2.0**-800   # binary64: max delta(h) scaled to 2^500; floors
 EXACT_LIMIT = 10**5         # ... below which it runs in exact rationals (flint fmpq) instead
 
 
@@ -153,9 +153,9 @@ def _step(A, v, back: bool):
     return out
 
 
-def expectations(delta, verts, n: int, m: int) -> tuple[dict, Fraction, Fraction]:
-    """({kappa: E~}, rel, slack): E_kappa <= E~ rel + slack when every entry of delta (indexed by
-    h_1..h_(m-1)) and of verts is >= its exact value; on fmpq arrays exact: (1, 0)."""
+def expectations(delta, verts, scale: int, n: int, m: int) -> tuple[dict, Fraction, Fraction]:
+    """({kappa: E~}, rel, slack): E_kappa <= E~ rel + slack when every entry of delta 2^-scale (indexed
+    by h_1..h_(m-1)) and of verts is >= its exact value; on fmpq arrays exact: (1, 0)."""
     l, L = len(verts), (n + 1) ** (m - 1)
     count = math.comb(n + l - 1, l - 1)
     if count * L > WORK_LIMIT:
@@ -168,7 +168,7 @@ def expectations(delta, verts, n: int, m: int) -> tuple[dict, Fraction, Fraction
         for comp, F in level.items():
             y = Y[n - d][(slice(0, d + 1),) * (m - 1)].ravel()
             e = np.dot(F.ravel(), y) if F.dtype == object else np.einsum("i,i->", F.ravel(), y)
-            E[comp + (n - d,)] = Fraction(int(e.p), int(e.q)) if isinstance(e, fmpq) else Fraction(e)
+            E[comp + (n - d,)] = (Fraction(int(e.p), int(e.q)) if isinstance(e, fmpq) else Fraction(e)) / 2**scale
         if d < n and l > 1:
             nxt = {}
             for comp in compositions(d + 1, l - 1):
@@ -180,7 +180,7 @@ def expectations(delta, verts, n: int, m: int) -> tuple[dict, Fraction, Fraction
     if delta.dtype == object:
         return E, Fraction(1), Fraction(0)
     K = m * n + L + 1
-    return E, 1 + Fraction(2 * K, 2**53), Fraction((n + 2 * count) * m * L, 2**1073) + Fraction(n * L, 2**700)
+    return E, 1 + Fraction(2 * K, 2**53), Fraction((n + 2 * count) * m * L, 2**(1073 + scale))
 
 
 def float_up(q) -> float:
@@ -191,15 +191,18 @@ def float_up(q) -> float:
 
 
 def arrays(values: dict, verts, n: int, m: int):
-    """delta(h) indexed by h_1..h_(m-1), and the vertices: Fractions (exact) when the problem is small and
-    every vertex rational, else the least binary64 >= each value."""
+    """(delta(h) 2^scale indexed by h_1..h_(m-1), the vertices, scale): fmpq (exact, scale 0) when the
+    problem is small and every vertex rational, else the least binary64 >= each value, the largest
+    delta(h) scaled to about 2^500 (exactly: a power of two) and every one raised to >= 2^-100."""
     small = (n + math.comb(n + len(verts) - 1, len(verts) - 1)) * (n + 1) ** (m - 1) <= EXACT_LIMIT
     exact = small and all(sp.sympify(x).is_Rational for v in verts for x in v)
     conv = (lambda q: fmpq(*map(int, sp.fraction(sp.sympify(q))))) if exact else float_up
     grid = np.zeros((n + 1,) * (m - 1), dtype=object if exact else float)
+    top = Fraction(max(values.values()))
+    scale = 0 if exact or not top else SCALE - (top.numerator.bit_length() - top.denominator.bit_length())
     for h, d in values.items():
-        grid[h[:-1]] = conv(d) if exact else max(conv(d), FLOOR_DELTA)
-    return grid, [np.array([conv(x) for x in v], dtype=grid.dtype) for v in verts]
+        grid[h[:-1]] = conv(d) if exact else max(conv(d * Fraction(2) ** scale), FLOOR_DELTA)
+    return grid, [np.array([conv(x) for x in v], dtype=grid.dtype) for v in verts], scale
 
 
 def _hull_ok(P: Problem, kept, weights) -> bool:
