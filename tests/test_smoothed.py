@@ -456,3 +456,16 @@ def test_verify_rechecks_a_smoothed_certificate(tmp_path, capsys, notion):
     other = write(tmp_path, "o", shm_yaml(notion, 9, 2, 2, False, dists if notion == "smoothed_dp" else None,
                                           "log(2)", "1/3"))
     assert main(["verify", str(out), str(other)]) == 2
+
+
+@pytest.mark.slow   # about 20 s and 10 s on the 2-core machine
+@pytest.mark.parametrize("m, n, T, dists, claim, seconds", [
+    (3, 200, 10, [["1/5", "2/5", "2/5"], ["2/5", "1/5", "2/5"], ["2/5", "2/5", "1/5"]], "1e-12", 60),
+    (2, 3000, 150, [["1/10", "9/10"], ["3/5", "2/5"]], "1e-100", 30),
+])
+def test_issue_sizes_are_certified_by_the_kernel_in_time(tmp_path, m, n, T, dists, claim, seconds):
+    """The SHM at m = 3, n = 200 over a triangle of Pi (20301 count vectors) and at m = 2, n = 3000:
+    certified, the kernel's re-computation included, within the issue's time bounds."""
+    r = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, False, dists, "1", claim))
+    assert r.verdict == "certified" and r.info["kernel"]["verified"] and r.info["seconds"] < seconds
+    assert r.info["count_vectors"] == math.comb(n + len(dists) - 1, len(dists) - 1)
