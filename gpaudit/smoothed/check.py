@@ -95,8 +95,10 @@ def check_smoothed(spec) -> SmoothedResult:
     if verified is not None and decision.verdict is CERTIFIED:
         info["certificate"] = {"route": spec.notion, **out.certificate}
     method = ("exact rationals per histogram (e^eps enclosed when irrational), Algorithm 1 over the vertices "
-              "of the hull of Pi in arb ball arithmetic" if spec.notion == "smoothed_dp"
+              f"of the hull of Pi ({out.stats.get('algorithm1')})" if spec.notion == "smoothed_dp"
               else "exact rationals per pair of neighbouring histograms (e^eps enclosed when irrational)")
+    if verified is not None:
+        method += "; re-computed by the kernel from the mechanism (gpaudit.kernel.smoothed)"
     lo_s, hi_s = numbers.decimal_down(lower, 10), numbers.decimal_up(upper, 10)
     detail = f"{quantity} in [{lo_s}, {hi_s}]; claim delta {readable_exact(claim['delta'])}"
     status = {REFUTED: REFUTED, CERTIFIED: CERTIFIED}.get(decision.verdict, UNKNOWN)
