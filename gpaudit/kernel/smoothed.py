@@ -94,8 +94,8 @@ def _not_exact(h):
                             "or stable mpmath numbers summing to 1")])
 
 
-def _hockey(p, _, dp, __, q, dq, c: Fraction) -> Fraction:
-    """>= sum_y max(0, p_y - c q_y): p from above (p), q from below (q)."""
+def _hockey(p, _p_lo, dp, _q_hi, q, dq, c: Fraction) -> Fraction:
+    """>= sum_y max(0, p_y - c q_y), with p from above and q from below (two _dist results)."""
     s = sum(max(0, v * dq * c.denominator - q.get(y, 0) * dp * c.numerator) for y, v in p.items())
     return Fraction(s, dp * dq * c.denominator)
 
@@ -105,8 +105,10 @@ def _below(x) -> Fraction:
     if numbers.exact(x).is_Rational:
         return Fraction(str(numbers.exact(x)))
     old, ctx.prec = ctx.prec, 300
-    man, exp = numbers.enclose(x, 300).lower().man_exp()
-    ctx.prec = old
+    try:
+        man, exp = numbers.enclose(x, 300).lower().man_exp()
+    finally:
+        ctx.prec = old
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
@@ -128,10 +130,10 @@ def delta_upper(P: Problem) -> dict:
 
 
 def ieee_ok() -> bool:
-    """binary64, round to nearest, gradual underflow (no flush to zero), in numpy's dot too."""
+    """binary64, round to nearest, gradual underflow (no flush to zero), in numpy's einsum too."""
     one, tiny = np.float64(1), np.float64(2.0**-1000)
     return (one + 2.0**-53 == one and one + 2.0**-52 > one and tiny * 2.0**-60 == 2.0**-1060
-            and float(np.dot(np.array([tiny]), np.array([2.0**-60]))) == 2.0**-1060)
+            and float(np.einsum("i,i->", np.array([tiny, 0.0]), np.array([2.0**-60, 1.0]))) == 2.0**-1060)
 
 
 def _step(A, v, back: bool):
@@ -237,7 +239,7 @@ def check(P: Problem, kept=(), weights=None) -> Verified:
     try:
         upper = bound(P, kept, weights)
     except ValueError as err:
-        raise Rejected([Outcome("size", False, str(err))]) from None
+        raise Rejected([Outcome("computation", False, str(err))]) from None
     ok = numbers.le(sp.Rational(upper.numerator, upper.denominator), P.delta) is True
     outcome = Outcome(f"{P.notion}.delta", ok, f"delta <= {numbers.decimal_up(upper, 12)} vs claim {P.delta}")
     if not ok:
