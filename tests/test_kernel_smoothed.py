@@ -154,6 +154,9 @@ def test_floating_point_is_probed_and_the_size_limited(monkeypatch):
     monkeypatch.setattr(ks, "WORK_LIMIT", 100)
     with pytest.raises(kc.Rejected, match="limit"):
         ks.check(P, [0, 1])
+    monkeypatch.setattr(ks, "DIST_LIMIT", 100)       # 41 histograms x 3 outputs
+    with pytest.raises(kc.Rejected, match="histograms x 3 outputs exceed"):
+        ks.check(problem("dp", 40, 2, 2, False, None, sp.log(2), 1))
 
 
 def test_the_bound_is_verified_only_with_the_kernels_token():
@@ -165,7 +168,8 @@ MUTANTS = {
     "one direction only": ("delta_upper", "max(_hockey(*dists[h], *dists[h2], c), _hockey(*dists[h2], *dists[h], c))",
                            "_hockey(*dists[h], *dists[h2], c)"),
     "e^eps from above": ("_below", ".lower().man_exp()", ".upper().man_exp()"),
-    "signed hockey-stick sum": ("_hockey", "sum(max(0, v * dq", "sum((v * dq"),
+    "signed hockey-stick sum": ("_hockey", "sum(max(0, v * a - q.get(y, 0) * b)", "sum((v * a - q.get(y, 0) * b)"),
+    "binomial row off by one": ("_row", "(a - b + 1) // b", "(a - b) // b"),
     "hull unchecked": ("bound", "if not kept or not _hull_ok(P, kept, weights or {}):", "if not kept:"),
     "float rounded to nearest": ("float_up", "math.nextafter(f, math.inf)", "f"),
     "no relative error term": ("expectations", "1 + Fraction(2 * K, 2**53)", "Fraction(1)"),

@@ -279,6 +279,9 @@ def test_too_large_is_unknown_before_any_work(tmp_path):
     r = check_text(tmp_path, shm_yaml("smoothed_dp", 400, 3, 20, False, dists, "1", "1/10"))
     assert r.verdict == "unknown" and r.exit_code == 3 and "limit" in r.checks[0].detail
     assert r.info["seconds"] < 30 and "advice" in r.info
+    # m = 2, n = 3000, T = 1500: 4.5e6 histograms x outputs, beyond what the kernel re-computes: unknown, at once
+    r = check_text(tmp_path, shm_yaml("dp", 3000, 2, 1500, False, None, "1", "1/2"), "big")
+    assert r.verdict == "unknown" and "kernel" in r.checks[0].detail and r.info["seconds"] < 5
 
 
 def test_junit_and_exit_codes(tmp_path, capsys):

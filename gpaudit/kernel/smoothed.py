@@ -14,6 +14,7 @@ at 50 and 100 digits (agreeing to 1e-40 relative; the difference widens them int
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,6 +27,7 @@ from flint import ctx, fmpq
 from . import numbers
 from .certificate import _TOKEN, Outcome, Rejected, Verified
 
+DIST_LIMIT = 3 * 10**6      # histograms x outputs of the exact table (memory and time)
 WORK_LIMIT = 2 * 10**9      # count vectors x array entries of the binary64 stage
 SCALE, FLOOR_DELTA, FLOOR_F = 500, 2.0**-100, 2.0**-800   # binary64: max delta(h) scaled to 2^500; floors
 EXACT_LIMIT = 10**5         # ... below which it runs in exact rationals (flint fmpq) instead
@@ -57,12 +59,10 @@ def compositions(total: int, parts: int):
 
 def _dist(P: Problem, h, outs) -> tuple[dict, dict, int]:
     """({y: numerator of an upper bound}, {y: ... lower bound}, denominator) of Pr[M(h) = y]."""
-    if P.kind == "sampling_histogram" and P.replacement:   # T draws: T!/prod s! prod h^s / n^T
-        p = {s: math.factorial(P.T) // math.prod(map(math.factorial, s)) * math.prod(map(pow, h, s)) for s in outs}
-        return p, p, P.n ** P.T
-    if P.kind == "sampling_histogram":                     # a T-subset: prod C(h, s) / C(n, T)
-        p = {s: math.prod(map(math.comb, h, s)) for s in outs}
-        return p, p, math.comb(P.n, P.T)
+    if P.kind == "sampling_histogram":    # T draws: T!/prod s! prod h^s / n^T; a T-subset: prod C(h, s) / C(n, T)
+        r, rows = P.replacement, [_row(a, P.T, P.replacement) for a in h]
+        p = {s: (_multinomial(s) if r else 1) * math.prod(row[b] for row, b in zip(rows, s)) for s in outs}
+        return p, p, P.n ** P.T if r else math.comb(P.n, P.T)
     a, b = _call(P, h, 50), _call(P, h, 100)
     hi, lo = {}, {}
     for y, u in b.items():
@@ -80,6 +80,20 @@ def _dist(P: Problem, h, outs) -> tuple[dict, dict, int]:
     return {y: int(x * den) for y, x in hi.items()}, {y: int(x * den) for y, x in lo.items()}, den
 
 
+@functools.lru_cache(maxsize=2**12)
+def _row(a: int, T: int, replacement: bool) -> list:
+    """[a^b or C(a, b) for b = 0..T], one multiplication (and division) per entry."""
+    out = [1]
+    for b in range(1, T + 1):
+        out.append(out[-1] * a if replacement else out[-1] * (a - b + 1) // b)
+    return out
+
+
+@functools.lru_cache(maxsize=2**16)
+def _multinomial(s: tuple) -> int:
+    return math.factorial(sum(s)) // math.prod(map(math.factorial, s))
+
+
 def _call(P: Problem, h, dps):   # the user's callable
     try:
         with mpmath.workdps(dps):
@@ -95,9 +109,11 @@ def _not_exact(h):
 
 
 def _hockey(p, _p_lo, dp, _q_hi, q, dq, c: Fraction) -> Fraction:
-    """>= sum_y max(0, p_y - c q_y), with p from above and q from below (two _dist results)."""
-    s = sum(max(0, v * dq * c.denominator - q.get(y, 0) * dp * c.numerator) for y, v in p.items())
-    return Fraction(s, dp * dq * c.denominator)
+    """>= sum_y max(0, p_y - c q_y), with p from above and q from below (two _dist results):
+    sum_y max(0, v_y a - w_y b) / (dp dq c_den / g), a = dq c_den / g, b = dp c_num / g, g = gcd(dp, dq)."""
+    g = math.gcd(dp, dq)
+    a, b = dq // g * c.denominator, dp // g * c.numerator
+    return Fraction(sum(max(0, v * a - q.get(y, 0) * b) for y, v in p.items()), dp // g * dq * c.denominator)
 
 
 def _below(x) -> Fraction:
@@ -117,6 +133,8 @@ def delta_upper(P: Problem) -> dict:
     c = _below(sp.exp(P.epsilon))
     outs = list(compositions(P.T, P.m)) if P.kind == "sampling_histogram" else None
     hists = list(compositions(P.n, P.m))
+    if outs and len(hists) * len(outs) > DIST_LIMIT:
+        raise ValueError(f"{len(hists)} histograms x {len(outs)} outputs exceed the kernel's limit {DIST_LIMIT:.0e}")
     dists = {h: _dist(P, h, outs) for h in hists}
     out = dict.fromkeys(hists, Fraction(0))
     for h in hists:

@@ -145,9 +145,10 @@ def delta_table(mech, n: int, m: int, eps, monotone: bool = True) -> DeltaTable:
     c_lo, c_hi = exp_bounds(eps)
     hists = list(compositions(n, m))
     work = len(hists) * m * (m - 1) * len(mech.outputs)
-    if work > WORK_LIMIT:
+    if work > WORK_LIMIT or len(hists) * len(mech.outputs) > ks.DIST_LIMIT:
         raise TooLarge(f"{len(hists)} histograms x {m * (m - 1)} neighbours x {len(mech.outputs)} outputs "
-                       f"= {work:.3g} terms (limit {WORK_LIMIT:.1g})")
+                       f"= {work:.3g} terms (limit {WORK_LIMIT:.1g}; the kernel's re-computation holds at most "
+                       f"{ks.DIST_LIMIT:.0e} histograms x outputs)")
     lo = {h: Fraction(0) for h in hists}
     hi = dict(lo)
     fast = getattr(mech, "monotone", False) and monotone
