@@ -12,7 +12,7 @@ import sympy as sp
 
 from gpaudit.kernel import certificate as kc
 from gpaudit.kernel import smoothed as ks
-from test_kernel_rules import _mutate
+from test_kernel_rules import _cases, _mutate
 from test_smoothed import deltas, hockey_mp, shm_output, smoothed_truth
 
 F = Fraction
@@ -82,6 +82,22 @@ def test_binary64_path_is_tight_on_tiny_values(monkeypatch):
     monkeypatch.setattr(ks, "EXACT_LIMIT", 0)
     b = ks.bound(P, [0])
     assert F(1, 10**120) < exact <= b <= exact * (1 + F(1, 10**10))
+
+
+@pytest.mark.parametrize("n, m, T, rep, dists", [
+    (200, 2, 10, False, [[F(1, 10), F(9, 10)], [F(3, 5), F(2, 5)]]),
+    (120, 2, 6, True, [[F(1, 3), F(2, 3)]]),
+    (30, 3, 3, True, [[F(1, 5), F(2, 5), F(2, 5)], [F(2, 5), F(1, 5), F(2, 5)], [F(1, 3), F(1, 3), F(1, 3)]]),
+    (40, 3, 2, False, [[F(1, 2), F(1, 4), F(1, 4)], [F(1, 10), F(1, 10), F(4, 5)]]),
+])
+def test_binary64_path_against_the_exact_path_at_moderate_sizes(n, m, T, rep, dists, monkeypatch):
+    """Both paths of the kernel on the same problem, m = 2 and 3, with and without replacement."""
+    P = problem("smoothed_dp", n, m, T, rep, dists, 1, 1)
+    kept = list(range(len(dists)))
+    monkeypatch.setattr(ks, "EXACT_LIMIT", 10**9)
+    exact = ks.bound(P, kept)
+    monkeypatch.setattr(ks, "EXACT_LIMIT", 0)
+    assert exact <= ks.bound(P, kept) <= exact * (1 + F(1, 10**10))
 
 
 def test_irrational_e_eps_is_rounded_against_privacy():
@@ -179,12 +195,29 @@ MUTANTS = {
 }
 
 
-def _kernel_smoothed_tests():
+def _failing() -> list:
+    """The tests of this file (every parametrized case) that fail as kernel.smoothed is now."""
     import inspect
     import sys
-    mod = sys.modules[__name__]
-    return [(n, f) for n, f in vars(mod).items() if n.startswith("test_") and n != "test_mutant_is_caught"
-            and inspect.isfunction(f)]
+    failed = []
+    for name, fn in vars(sys.modules[__name__]).items():
+        if not name.startswith("test_") or name.startswith("test_mutant") or not inspect.isfunction(fn):
+            continue
+        params = set(inspect.signature(fn).parameters)
+        for case in _cases(fn):
+            assert not params - set(case) - {"monkeypatch"}, (name, params)
+            with pytest.MonkeyPatch.context() as mp_:
+                kw = dict(case, monkeypatch=mp_) if "monkeypatch" in params else dict(case)
+                try:
+                    fn(**kw)
+                except (Exception, pytest.fail.Exception):  # noqa: BLE001 - the mutant broke something
+                    failed.append(name)
+    return failed
+
+
+@pytest.mark.slow
+def test_mutant_none_leaves_every_test_passing():
+    assert not _failing()
 
 
 @pytest.mark.slow   # this file's tests once per mutant
@@ -192,15 +225,4 @@ def _kernel_smoothed_tests():
 def test_mutant_is_caught(mutant, monkeypatch):
     func, old, new = MUTANTS[mutant]
     _mutate(monkeypatch, ks, func, old, new)
-    failed = []
-    for name, fn in _kernel_smoothed_tests():
-        cases = [dict(case=c) for c in CASES] if "case" in fn.__code__.co_varnames[:fn.__code__.co_argcount] else [{}]
-        for kw in cases:
-            with pytest.MonkeyPatch.context() as mp_:
-                if "monkeypatch" in fn.__code__.co_varnames[:fn.__code__.co_argcount]:
-                    kw = dict(kw, monkeypatch=mp_)
-                try:
-                    fn(**kw)
-                except (Exception, pytest.fail.Exception):  # noqa: BLE001 - the mutant broke something
-                    failed.append(name)
-    assert failed, f"no test of kernel.smoothed fails with: {mutant}"
+    assert _failing(), f"no test of kernel.smoothed fails with: {mutant}"
