@@ -17,6 +17,8 @@ from itertools import combinations, product
 
 import mpmath as mp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpaudit import api
 from gpaudit.cli import main
@@ -472,3 +474,38 @@ def test_issue_sizes_are_certified_by_the_kernel_in_time(tmp_path, m, n, T, dist
     r = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, False, dists, "1", claim))
     assert r.verdict == "certified" and r.info["kernel"]["verified"] and r.info["seconds"] < seconds
     assert r.info["count_vectors"] == math.comb(n + len(dists) - 1, len(dists) - 1)
+
+
+@st.composite
+def small_shm(draw):
+    m = draw(st.integers(2, 3))
+    n = draw(st.integers(1, 4 if m == 2 else 3))
+    rep = draw(st.booleans())
+    T = draw(st.integers(1, 3 if rep else n))
+    dists = []
+    for _ in range(draw(st.integers(1, 3))):
+        w = [draw(st.integers(0, 4)) for _ in range(m)]
+        if sum(w) == 0:
+            w[0] = 1
+        dists.append([F(x, sum(w)) for x in w])
+    c = F(draw(st.integers(10, 40)), 10)
+    return n, m, T, rep, dists, c
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(small_shm())
+def test_random_small_shm_verdicts_match_brute_force(tmp_path_factory, case):
+    """Held-out style: random small SHM configurations (m = 2 and 3, with and without replacement, Pi of
+    1 to 3 points, points masses included), smoothed and DP claims at, just below and just above the
+    brute-force truth: certified at and above it (the kernel's exact path), refuted below."""
+    n, m, T, rep, dists, c = case
+    tmp = tmp_path_factory.mktemp("rand")
+    d = deltas(n, m, lambda x: shm_output(x, m, T, rep), c)
+    sdp, dp = smoothed_truth(n, dists, d), max(d.values())
+    eps = f"log({c})"
+    for notion, truth, pi in (("smoothed_dp", sdp, dists), ("dp", dp, None)):
+        at = check_text(tmp, shm_yaml(notion, n, m, T, rep, pi, eps, truth))
+        assert at.verdict == "certified" and at.info["kernel"]["verified"], (notion, case, truth)
+        if truth > 0:
+            below = check_text(tmp, shm_yaml(notion, n, m, T, rep, pi, eps, truth * F(999, 1000)), "b")
+            assert below.verdict == "refuted" and F(below.witness["delta"]) > truth * F(999, 1000)
