@@ -74,6 +74,9 @@ def main():
              (3, 200, 2), (3, 200, 3)]
     if args.quick:
         sizes = [(2, 500, 2), (2, 1000, 2), (3, 50, 2), (3, 50, 3)]
+    print("what grows how: table ~ H m(m-1) O big-integer terms (m = 2: H log T by bisection); "
+          "alg1 ~ K L (m + 1) binary64 multiply-adds (n L for the backward steps); "
+          "kernel ~ H m(m-1) O terms (no bisection) + alg1 again")
     print(" m     n    T  l       H     O      K      L   table    alg1  kernel   total     cpu   smoothed delta (upper)")
     for m, n, l in sizes:
         row(m, n, l)
