@@ -17,6 +17,8 @@ from itertools import combinations, product
 
 import mpmath as mp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpaudit import api
 from gpaudit.cli import main
@@ -117,7 +119,7 @@ def test_smoothed_verdicts_match_brute_force(tmp_path, case):
     r = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth))
     # small and rational: Algorithm 1 in exact rationals, so a claim equal to the value is certified
     assert r.delta_lower == truth == r.delta_upper and r.verdict == "certified"
-    assert r.info["algorithm1"] == "exact rationals"
+    assert r.info["algorithm1"] == "exact rationals" and r.info["kernel"]["verified"] is (r.verdict == "certified")
     below = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth * F(99, 100)), "below")
     above = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, eps, truth * F(101, 100)), "above")
     assert (below.verdict, above.verdict) == ("refuted", "certified")
@@ -180,6 +182,14 @@ def not_normalised(hist):
 
 def raises(hist):
     raise RuntimeError("boom")
+
+
+def float_count(hist):
+    """noisy_count_mp computed in float64 and handed back as mpmath numbers: a float program."""
+    n = sum(hist)
+    out = {k: mpmath.mpf(1 / (3 * (n + 1))) for k in range(n + 1)}
+    out[hist[0]] += mpmath.mpf(2 / 3)
+    return out
 '''
 
 
@@ -238,6 +248,10 @@ def test_python_mechanism_bad_output_and_raising(tmp_path, capsys):
     p.write_text(py_yaml("dp", "raises", 3, 2, None, "1", "1/10"))
     r = api.check(p)
     assert r.verdict == "unknown" and r.checks[0].id == "user_code" and "boom" in r.checks[0].detail
+    p.write_text(py_yaml("dp", "float_count", 3, 2, None, "1", "1/10"))     # mpmath numbers made from floats
+    assert main(["check", str(p)]) == 2
+    err = [line for line in capsys.readouterr().err.strip().splitlines() if "configuration error in" not in line]
+    assert len(err) == 1 and "made from a float" in err[0]
 
 
 # -- the command line, the paper's numbers -------------------------------------------------------
@@ -273,11 +287,15 @@ def test_dp_of_the_shm_is_T_over_n(tmp_path):
 
 
 def test_too_large_is_unknown_before_any_work(tmp_path):
-    """Algorithm 1 over a triangle at m = 3, n = 200 (20301 count vectors) exceeds the limits: unknown, at once."""
+    """Algorithm 1 over a triangle at m = 3, n = 400 (80601 count vectors x 160801 histograms) exceeds the
+    limit: unknown, at once."""
     dists = [["1/5", "2/5", "2/5"], ["2/5", "1/5", "2/5"], ["2/5", "2/5", "1/5"]]
-    r = check_text(tmp_path, shm_yaml("smoothed_dp", 200, 3, 10, False, dists, "1", "1/10"))
+    r = check_text(tmp_path, shm_yaml("smoothed_dp", 400, 3, 20, False, dists, "1", "1/10"))
     assert r.verdict == "unknown" and r.exit_code == 3 and "limit" in r.checks[0].detail
     assert r.info["seconds"] < 30 and "advice" in r.info
+    # m = 2, n = 3000, T = 1500: 4.5e6 histograms x outputs, beyond what the kernel re-computes: unknown, at once
+    r = check_text(tmp_path, shm_yaml("dp", 3000, 2, 1500, False, None, "1", "1/2"), "big")
+    assert r.verdict == "unknown" and "kernel" in r.checks[0].detail and r.info["seconds"] < 5
 
 
 def test_junit_and_exit_codes(tmp_path, capsys):
@@ -359,19 +377,24 @@ def test_catalog_verdicts(name):
     (2, 40, [[F(1, 10), F(9, 10)], [F(3, 5), F(2, 5)]]),
     (3, 12, [[F(1, 5), F(2, 5), F(2, 5)], [F(2, 5), F(1, 5), F(2, 5)], [F(2, 5), F(2, 5), F(1, 5)]]),
 ])
-def test_arb_balls_enclose_the_exact_rationals(m, n, dists):
-    """Algorithm 1 in arb balls (the path of large configurations) against its exact-rational path."""
+def test_binary64_bound_and_arb_witness_enclose_the_exact_rationals(m, n, dists, monkeypatch):
+    """Algorithm 1 in binary64 with its error bound (the path of large configurations) and the witness's
+    arb ball, against the exact-rational path, for every count vector."""
     import sympy as sp
+    from gpaudit.kernel import smoothed as ks
     from gpaudit.smoothed import exact
     from gpaudit.smoothed.mechs import SamplingHistogram
     mech = SamplingHistogram(n, m, 3, False, cache_all=True)
     table = exact.delta_table(mech, n, m, sp.log(sp.Rational(3, 2)))
     verts = [tuple(sp.Rational(x.numerator, x.denominator) for x in v) for v in dists]
-    exact_E = exact.exact_expectations(table, n, m, verts)
-    balls = exact.expectations(table, n, m, verts)
-    assert exact_E is not None and set(exact_E) == set(balls)
+    exact_E, rel, slack = ks.expectations(*ks.arrays(table.lo, verts, n, m), n, m)
+    assert (rel, slack) == (1, 0)
+    monkeypatch.setattr(ks, "EXACT_LIMIT", 0)
+    floats, rel, slack = ks.expectations(*ks.arrays(table.hi, verts, n, m), n, m)
+    assert set(exact_E) == set(floats) and rel > 1 and slack > 0
     for kappa, value in exact_E.items():
-        lo, hi = exact.ball_bounds(balls[kappa])
+        assert value <= floats[kappa] * rel + slack <= value * (1 + F(1, 10**11)) + F(1, 10**80)
+        lo, hi = exact.ball_bounds(exact.kappa_expectation(table, n, m, verts, kappa))
         assert lo <= value <= hi and hi - lo <= value * F(1, 10**40) + F(1, 10**300)
 
 
@@ -386,3 +409,115 @@ def test_monotone_bisection_equals_the_sum_over_outputs(n, T, rep, eps):
     fast = exact.delta_table(mech, n, 2, sp.sympify(eps))
     slow = exact.delta_table(mech, n, 2, sp.sympify(eps), monotone=False)
     assert fast.lo == slow.lo and fast.hi == slow.hi
+
+
+def test_a_planted_generator_value_is_not_certified(tmp_path, monkeypatch):
+    """The generator's delta(h) table scaled down 1000-fold (so its bound is below the claim), or its hull
+    missing a vertex: the kernel re-computes from the mechanism and does not confirm: unknown, never
+    certified; the same claim is refuted or certified as it should be without the plant."""
+    import sympy as sp
+    from gpaudit.smoothed import exact
+    from gpaudit.smoothed.mechs import SamplingHistogram
+    n, m, T, rep, dists, c = CASES[0]
+    d = deltas(n, m, lambda x: shm_output(x, m, T, rep), c)
+    truth = smoothed_truth(n, dists, d)
+    text = shm_yaml("smoothed_dp", n, m, T, rep, dists, f"log({c})", truth / 10)
+    assert check_text(tmp_path, text).verdict == "refuted"
+    real = exact.delta_table
+
+    def smaller(*a, **k):
+        t = real(*a, **k)
+        return exact.DeltaTable({h: v / 1000 for h, v in t.lo.items()}, {h: v / 1000 for h, v in t.hi.items()}, t.arg)
+    monkeypatch.setattr(exact, "delta_table", smaller)
+    r = check_text(tmp_path, text)
+    assert r.verdict == "unknown" and r.delta_upper < truth / 10 and r.info["kernel"]["verified"] is False
+    assert "kernel" in r.info["advice"] and "certificate" not in r.info
+    monkeypatch.setattr(exact, "delta_table", real)
+    monkeypatch.setattr(exact, "hull_vertices", lambda ds: [1])     # the first vertex dropped
+    monkeypatch.setattr(exact, "hull_weights", lambda ds, kept: {0: [F(1)]})
+    sp_dists = [tuple(sp.Rational(x.numerator, x.denominator) for x in v) for v in dists]
+    low = exact.smoothed_delta(SamplingHistogram(n, m, T, rep, True), n, m, sp.log(c), sp_dists).upper
+    text = shm_yaml("smoothed_dp", n, m, T, rep, dists, f"log({c})", (low + truth) / 2)
+    assert low < truth
+    r = check_text(tmp_path, text)
+    assert r.verdict == "unknown" and "hull" in r.info["kernel"]["detail"]
+    monkeypatch.undo()
+    assert check_text(tmp_path, text).verdict == "refuted"
+    assert check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, rep, dists, f"log({c})", truth)).verdict == "certified"
+
+
+@pytest.mark.parametrize("notion", ["smoothed_dp", "dp"])
+def test_verify_rechecks_a_smoothed_certificate(tmp_path, capsys, notion):
+    """`gpaudit verify REPORT.json` re-runs the kernel's re-computation: exit 0 on the report as written,
+    1 when its hull is altered (a vertex dropped with made-up weights), 2 on another configuration."""
+    import json
+    dists = [[F(1, 5), F(4, 5)], [F(1, 2), F(1, 2)], [F(4, 5), F(1, 5)]]
+    cfg = write(tmp_path, "c", shm_yaml(notion, 8, 2, 2, False, dists if notion == "smoothed_dp" else None,
+                                        "log(2)", "1/3"))
+    out = tmp_path / "r.json"
+    assert main(["check", str(cfg), "--json", str(out), "-q"]) == 0
+    report = json.loads(out.read_text())
+    entry = report[0] if isinstance(report, list) else report
+    cert = entry["certificate"]
+    assert cert["route"] == notion
+    if notion == "smoothed_dp":
+        assert cert["vertices"] == [0, 2] and cert["weights"] == {"1": ["1/2", "1/2"]}
+    assert main(["verify", str(out)]) == 0
+    assert "verified" in capsys.readouterr().out
+    if notion == "smoothed_dp":
+        cert["vertices"], cert["weights"] = [0, 1], {"2": ["-1", "2"]}
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(report))
+        assert main(["verify", str(bad)]) == 1
+        assert "hull" in capsys.readouterr().out
+    other = write(tmp_path, "o", shm_yaml(notion, 9, 2, 2, False, dists if notion == "smoothed_dp" else None,
+                                          "log(2)", "1/3"))
+    assert main(["verify", str(out), str(other)]) == 2
+
+
+@pytest.mark.slow   # about 20 s and 10 s on the 2-core machine
+@pytest.mark.parametrize("m, n, T, dists, claim, seconds", [
+    (3, 200, 10, [["1/5", "2/5", "2/5"], ["2/5", "1/5", "2/5"], ["2/5", "2/5", "1/5"]], "1e-12", 60),
+    (2, 3000, 150, [["1/10", "9/10"], ["3/5", "2/5"]], "1e-100", 30),
+])
+def test_issue_sizes_are_certified_by_the_kernel_in_time(tmp_path, m, n, T, dists, claim, seconds):
+    """The SHM at m = 3, n = 200 over a triangle of Pi (20301 count vectors) and at m = 2, n = 3000:
+    certified, the kernel's re-computation included, within the issue's time bounds."""
+    r = check_text(tmp_path, shm_yaml("smoothed_dp", n, m, T, False, dists, "1", claim))
+    assert r.verdict == "certified" and r.info["kernel"]["verified"] and r.info["seconds"] < seconds
+    assert r.info["count_vectors"] == math.comb(n + len(dists) - 1, len(dists) - 1)
+
+
+@st.composite
+def small_shm(draw):
+    m = draw(st.integers(2, 3))
+    n = draw(st.integers(1, 4 if m == 2 else 3))
+    rep = draw(st.booleans())
+    T = draw(st.integers(1, 3 if rep else n))
+    dists = []
+    for _ in range(draw(st.integers(1, 3))):
+        w = [draw(st.integers(0, 4)) for _ in range(m)]
+        if sum(w) == 0:
+            w[0] = 1
+        dists.append([F(x, sum(w)) for x in w])
+    c = F(draw(st.integers(10, 40)), 10)
+    return n, m, T, rep, dists, c
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(small_shm())
+def test_random_small_shm_verdicts_match_brute_force(tmp_path_factory, case):
+    """Held-out style: random small SHM configurations (m = 2 and 3, with and without replacement, Pi of
+    1 to 3 points, points masses included), smoothed and DP claims at, just below and just above the
+    brute-force truth: certified at and above it (the kernel's exact path), refuted below."""
+    n, m, T, rep, dists, c = case
+    tmp = tmp_path_factory.mktemp("rand")
+    d = deltas(n, m, lambda x: shm_output(x, m, T, rep), c)
+    sdp, dp = smoothed_truth(n, dists, d), max(d.values())
+    eps = f"log({c})"
+    for notion, truth, pi in (("smoothed_dp", sdp, dists), ("dp", dp, None)):
+        at = check_text(tmp, shm_yaml(notion, n, m, T, rep, pi, eps, truth))
+        assert at.verdict == "certified" and at.info["kernel"]["verified"], (notion, case, truth)
+        if truth > 0:
+            below = check_text(tmp, shm_yaml(notion, n, m, T, rep, pi, eps, truth * F(999, 1000)), "b")
+            assert below.verdict == "refuted" and F(below.witness["delta"]) > truth * F(999, 1000)

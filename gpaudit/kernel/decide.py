@@ -9,10 +9,9 @@ decision is an explicit rule table, read top to bottom, the first rule that appl
                    mechanism (symbolic f and B, or callables evaluated in mpmath), or whose
                    violation exceeds a rigorous bound on the model's error               -> refuted
   3. certified     the kernel checked the certificate (kernel.certificate: every obligation of
-                   its route re-derived from the mechanism and decided here), the rate is shown
-                   <= the claim, and every check it rests on is certified or skipped; or the
-                   claimed quantity itself was enclosed rigorously (exact_value: an exact or arb
-                   computation of it, nothing left to prove: smoothed DP)          -> certified
+                   its route re-derived from the mechanism and decided here; kernel.smoothed: the
+                   smoothed / DP delta re-computed from the mechanism), the rate is shown <= the
+                   claim, and every check it rests on is certified or skipped       -> certified
                    (the certificate is about the exact mechanism; a witness on an approximate model
                    of it, rule 4, says nothing sound against it)
   4. approximate   a witness found only on an approximate model (a numerical B*, a float64
@@ -75,9 +74,8 @@ class Evidence:
     within_claim: bool = False          # the certified rate <= the claim, by a sound comparison
     certificate_checks: tuple = ()      # statuses of every check the certificate rests on
     inconsistent: bool = False          # an exact-model verified rate above the certified bound
-    verified: object = None             # the kernel's check of the certificate (kernel.certificate)
-    exact_value: bool = False           # the claimed quantity was enclosed rigorously (exactly or in
-                                        # arb balls), so within_claim needs no certificate checks
+    verified: object = None             # the kernel's check of the certificate (kernel.certificate,
+                                        # kernel.smoothed)
 
 
 @dataclass(frozen=True)
@@ -112,8 +110,6 @@ def decide(ev: Evidence) -> Decision:
     if ev.witness and ev.witness_exact:
         return made(REFUTED, "refuted", "a privacy witness verified in high precision on an exact model")
     checks = tuple(ev.certificate_checks)
-    if ev.within_claim and ev.exact_value:
-        return made(CERTIFIED, "certified", "the rigorously enclosed value is at most the claim")
     if ev.within_claim and all_hold(checks) and is_verified(ev.verified):
         return made(CERTIFIED, "certified", "the certified rate is at most the claim and every condition "
                                             "it rests on is proved")

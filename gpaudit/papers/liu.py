@@ -18,7 +18,10 @@ from itertools import combinations, product
 
 import mpmath as mp
 import numpy as np
+import sympy as sp
 
+from ..smoothed import exact as sx
+from ..smoothed.mechs import SamplingHistogram
 from .precision import mpq
 from .readings import Reading
 from .registry import Outcome, claim
@@ -604,45 +607,46 @@ def _hyper(n, T, H):
             for h in range(max(0, T - (n - H)), min(T, H) + 1)}
 
 
-def _delta_H(n, T, H, E):
-    """delta_{eps,M}(x) for the SHM with hist(x) = (H, n-H) and rational E = e^eps: max over the
-    neighbours H +- 1 of both hockey-stick divergences (exact)."""
-    P0 = _hyper(n, T, H)
-    best = 0
-    for Hp in (H - 1, H + 1):
-        if 0 <= Hp <= n:
-            Q = _hyper(n, T, Hp)
-            best = max(best, hs_discrete(P0, Q, E), hs_discrete(Q, P0, E))
-    return best
+# The SHM's delta(h), DP delta and smoothed delta come from gpaudit.smoothed.exact: the computation
+# (and the rigorous bounds) a `notion: smoothed_dp | dp` configuration runs, never re-derived here.
+
+@functools.lru_cache(maxsize=64)
+def _table(n, T, eps, replacement=False):
+    """delta(h) bounds for every histogram (H, n - H) of the SHM at exact eps (a sympy number)."""
+    return sx.delta_table(SamplingHistogram(n, 2, T, replacement, cache_all=False), n, 2, sp.sympify(eps))
 
 
-def _hs_mp(A, B, E):
-    return sum((mpq(A.get(a, 0)) - E * mpq(B.get(a, 0)) for a in set(A) | set(B)
-                if mpq(A.get(a, 0)) - E * mpq(B.get(a, 0)) > 0), mp.mpf(0))
+def _enclosed(lo, hi):
+    """The mpf of an exact enclosure [lo, hi] of a delta (lo = hi when e^eps is rational; else they
+    differ by e^eps's 320-bit enclosure, far below the 50 digits the claims compare at)."""
+    if hi - lo > hi / 10**60:
+        raise ArithmeticError(f"enclosure [{float(lo)}, {float(hi)}] too wide for an exact comparison")
+    return mpq(hi)
 
 
-def _delta_mp(n, T, H, E):
-    """As _delta_H with E = e^eps an mpf (exact probabilities, 50-digit arithmetic)."""
-    P0 = _hyper(n, T, H)
-    best = mp.mpf(0)
-    for Hp in (H - 1, H + 1):
-        if 0 <= Hp <= n:
-            Q = _hyper(n, T, Hp)
-            best = max(best, _hs_mp(P0, Q, E), _hs_mp(Q, P0, E))
-    return best
+def _delta_mp(n, T, H, eps):
+    """delta_eps(x) of the SHM without replacement for hist(x) = (H, n - H) (Definition 2)."""
+    t = _table(n, T, sp.sympify(eps))
+    return _enclosed(t.lo[(H, n - H)], t.hi[(H, n - H)])
 
 
-def shm_sdp(n, T, p, eps):
-    """Exact smoothed delta of the SHM for Pi = {(p, 1-p)} (a single i.i.d. distribution):
-    E_{H ~ Bin(n, p)}[delta(H)], with binomial weights exact and e^eps at 50 digits."""
-    E = mp.exp(mp.mpf(eps))
-    p = Fraction(p)
-    tot = mp.mpf(0)
-    for H in range(n + 1):
-        w = math.comb(n, H) * p ** H * (1 - p) ** (n - H)
-        if w:
-            tot += mpq(w) * _delta_mp(n, T, H, E)
-    return tot
+def delta_M(n, T, M, eps):
+    """delta_eps(x) of the counting mechanism with replacement, M of the n records of the first type."""
+    t = _table(n, T, sp.sympify(eps), True)
+    return _enclosed(t.lo[(M, n - M)], t.hi[(M, n - M)])
+
+
+def shm_dp(n, T, eps, replacement=False):
+    """The exact DP delta max_x delta_eps(x) of the SHM (exact rationals when e^eps is rational)."""
+    o = sx.dp_delta(SamplingHistogram(n, 2, T, replacement, cache_all=False), n, 2, sp.sympify(eps))
+    return o.lower if o.lower == o.upper else _enclosed(o.lower, o.upper)
+
+
+def shm_sdp(n, T, p, eps, replacement=False):
+    """The smoothed delta of the SHM for Pi = {(p, 1-p)} (Algorithm 1, as for a configuration)."""
+    p = sp.Rational(Fraction(p).numerator, Fraction(p).denominator)
+    o = sx.smoothed_delta(SamplingHistogram(n, 2, T, replacement, cache_all=False), n, 2, sp.sympify(eps), [(p, 1 - p)])
+    return _enclosed(o.lower, o.upper)
 
 
 def remark8_bound(n, eta, eps, f, m=2):
@@ -672,12 +676,11 @@ def thm3iii(quick):
     rows, ok = [], True
     for n, T in ([(5, 2), (8, 3)] if quick else [(5, 2), (8, 3), (12, 5), (20, 1)]):
         for E in (F(1), F(3), F(100)):
-            dp = max(max(hs_discrete(_hyper(n, T, H), _hyper(n, T, Hp), E) for H in range(n + 1) for Hp in (H - 1, H + 1)
-                         if 0 <= Hp <= n), 0)
+            dp = shm_dp(n, T, sp.log(sp.Rational(E.numerator, E.denominator)))
             rows.append((n, T, E, dp))
             ok &= dp >= F(T, n)
     return Outcome("verified" if ok else "refuted",
-                   "exact DP delta (max hockey-stick over all neighbouring histograms, m = 2) for (n,T) in "
+                   "exact DP delta (gpaudit.smoothed.exact: max hockey-stick over all neighbouring histograms, m = 2) for (n,T) in "
                    "{(5,2),(8,3),(12,5),(20,1)}, e^eps in {1,3,100}: always >= T/n >= eta (equal to T/n; the general "
                    "argument is the point-mass event in the reading): " +
                    ", ".join(f"n={a},T={b},e^eps={c}: {dec(d, 6)}" for a, b, c, d in rows[:6]),
@@ -697,12 +700,13 @@ def remark8(quick):
     rows, first = [], None
     for n in ([100, 150] if quick else [100, 150, 200, 250]):
         T = n // 50
-        exact = shm_sdp(n, T, f, eps)
+        exact = shm_sdp(n, T, f, sp.Rational(1, 25))
         bound = remark8_bound(n, eta, eps, f)
         rows.append((n, exact, bound, corrected_bound(n, T, eps, f)))
         if exact > bound and first is None:
             first = (n, T, exact, bound)
-    ev = ("exact smoothed delta E_{H~Bin(n,1/2)}[delta(H)] (exact hypergeometric/binomial rationals, e^eps at 50 digits), "
+    ev = ("exact smoothed delta E_{H~Bin(n,1/2)}[delta(H)] (gpaudit.smoothed.exact, as for a configuration: exact rationals, "
+          "e^eps enclosed in 320-bit rationals), "
           "m = 2, f = 1/2, eta = 1/50, eps = 1/25: " +
           ", ".join(f"n={a}: exact {dec(b, 5)} vs bound {dec(c, 5)}" for a, b, c, d in rows) +
           " (a proven replacement, exp(-t^2 f n) + m exp(-fn/8) with t = 1-e^-eps-T/n, is " +
@@ -729,21 +733,21 @@ def eq7_bound(n, T, eps, Hmin):
        reading="For the SHM with m = 2 and every histogram H = (H_1, n - H_1): the exact database-dependent delta_eps(H) "
                "(Definition 2) is <= the displayed bound whenever c > 0.")
 def eq7(quick):
-    cfgs = [(150, 3, mp.mpf(1) / 25), (60, 12, mp.mpf(1) / 2)]
+    cfgs = [(150, 3, sp.Rational(1, 25)), (60, 12, sp.Rational(1, 2))]
     worst, warg, n_pts, corr_ok = mp.mpf(0), None, 0, True
-    for n, T, eps in cfgs:
-        E = mp.exp(eps)
+    for n, T, eps_x in cfgs:
+        eps = mp.mpf(eps_x.p) / eps_x.q
         t = 1 - mp.exp(-eps) - mp.mpf(T) / n
         Hs = range(1, n) if not quick else range(1, n, 7)
         for H in Hs:
-            d = _delta_mp(n, T, H, E)
+            d = _delta_mp(n, T, H, eps_x)
             b = eq7_bound(n, T, eps, min(H, n - H))
             n_pts += 1
             if d / b > worst:
                 worst, warg = d / b, (n, T, eps, H, d, b)
             corr_ok &= d <= mp.exp(-2 * t * t * min(H, n - H)) * (1 + mp.mpf(10) ** -30)
     n, T, eps, H, d, b = warg
-    ev = (f"exact delta_eps(H) (hypergeometric rationals, 50 digits) for (n, T, eps) in {{(150, 3, 1/25), (60, 12, 1/2)}}, "
+    ev = (f"exact delta_eps(H) (gpaudit.smoothed.exact: hypergeometric rationals, e^eps enclosed) for (n, T, eps) in {{(150, 3, 1/25), (60, 12, 1/2)}}, "
           f"{n_pts} histograms: max delta(H)/bound = {dec(worst, 6)} at n = {n}, T = {T}, H = {H}: delta = {dec(d, 6)} vs "
           f"{dec(b, 6)}. The step before (7) applies a multiplicative Chernoff bound without the mean T/n H_i in the "
           f"exponent. The corrected per-histogram bound exp(-2 t^2 min_i H_i), t = 1 - e^-eps - T/n (Hoeffding for sampling "
@@ -766,17 +770,17 @@ def eq7(quick):
 def thm3i(quick):
     F = Fraction
     eta = F(1, 5)
-    eps = mp.log(mp.mpf(5) / 4) + mp.mpf(1) / 2  # = ln(1/(1-eta)) + c with c = 1/2
-    E = mp.exp(eps)
+    eps_x = sp.log(sp.Rational(5, 4)) + sp.Rational(1, 2)   # = ln(1/(1-eta)) + c with c = 1/2
+    eps = mp.log(mp.mpf(5) / 4) + mp.mpf(1) / 2
     lit = []
     for n in ([10, 20, 40] if quick else [10, 20, 40, 80]):
         T = -(-n * eta.numerator // eta.denominator)
-        lit.append((n, T, _delta_mp(n, T, n, E)))  # Pi = {point mass on type 1}: x = all type 1, delta_SDP = delta(x)
+        lit.append((n, T, _delta_mp(n, T, n, eps_x)))  # Pi = {point mass on type 1}: x = all type 1, delta_SDP = delta(x)
     lit_ok = all(abs(v - mpq(F(T, n))) < mp.mpf(10) ** -40 for n, T, v in lit)
     full = []
     for n in ([20, 40, 60] if quick else [20, 40, 60, 80, 100]):
         T = n // 5
-        full.append((n, T, shm_sdp(n, T, F(1, 2), eps), corrected_bound(n, T, eps, F(1, 2))))
+        full.append((n, T, shm_sdp(n, T, F(1, 2), eps_x), corrected_bound(n, T, eps, F(1, 2))))
     full_ok = all(a <= b for _, _, a, b in full) and all(full[i + 1][2] < full[i][2] for i in range(len(full) - 1))
     ev = (f"literal reading: Pi = {{point mass on type 1}} is f-strictly positive (f = 1), the database is all type 1 and "
           f"delta_SDP = delta(x) = T/n >= eta for every n (the neighbour with one record changed reveals it with probability "
@@ -803,16 +807,14 @@ def thm3i(quick):
 def thm3ii(quick):
     F = Fraction
     rows, ok = [], True
-    eps = mp.mpf(1)
-    E = mp.exp(eps)
     for n, f in ([(10, F(1, 3)), (20, F(1, 3))] if quick else [(10, F(1, 3)), (20, F(1, 3)), (30, F(1, 4)), (40, F(1, 2))]):
         T = max(1, n // 5)
-        v = shm_sdp(n, T, f, eps)  # Pi = {(f, 1-f)}: full support, f-strictly positive
+        v = shm_sdp(n, T, f, 1)  # Pi = {(f, 1-f)}: full support, f-strictly positive; eps = 1
         lb = mpq(F(T, n)) * mpq(f) ** n
-        xall = _delta_mp(n, T, n, E)  # delta of the all-type-1 database: exactly T/n
+        xall = _delta_mp(n, T, n, 1)  # delta of the all-type-1 database: exactly T/n
         rows.append((n, T, f, v, lb))
         ok &= v >= lb and abs(xall - mpq(F(T, n))) < mp.mpf(10) ** -40
-    pm = _delta_mp(20, 4, 20, E)  # point-mass reading: delta_SDP = T/n >= (T/n) * 1^n
+    pm = _delta_mp(20, 4, 20, 1)  # point-mass reading: delta_SDP = T/n >= (T/n) * 1^n
     ok &= pm >= mpq(F(4, 20)) - mp.mpf(10) ** -40
     ev = ("exact delta_SDP (Pi = {(f, 1-f)}, eps = 1) against (T/n) f^n, the probability of the all-type-1 database times "
           "its delta (exactly T/n): " + ", ".join(f"n={n}, f={f}: {dec(v, 5)} >= {dec(lb, 5)}" for n, T, f, v, lb in rows) +
@@ -856,22 +858,6 @@ def thm4(quick):
 # --------------------------------------------------------------------------------------
 # Appendix F: SHM with replacement (counting mechanism M_C, m = 2: 'balls' and the rest)
 # --------------------------------------------------------------------------------------
-def _cnt(n, T, M):
-    """Pr[K = k] for T draws with replacement from n bins of which M hold a ball (exact)."""
-    F = Fraction
-    return {k: F(math.comb(T, k)) * F(M, n) ** k * F(n - M, n) ** (T - k) for k in range(T + 1)
-            if (M > 0 or k == 0) and (M < n or k == T)}
-
-
-def delta_M(n, T, M, E):
-    best = mp.mpf(0)
-    for Mp in (M - 1, M + 1):
-        if 0 <= Mp <= n:
-            A, B = _cnt(n, T, M), _cnt(n, T, Mp)
-            best = max(best, _hs_mp(A, B, E), _hs_mp(B, A, E))
-    return best
-
-
 def thm5_dp_ok(n, T):
     """1 - (1-1/n)^T >= T/(n+1), in integers: (n^T - (n-1)^T)(n+1) >= T n^T."""
     return (n ** T - (n - 1) ** T) * (n + 1) >= T * n ** T
@@ -885,7 +871,7 @@ def thm5_dp_ok(n, T):
 def thm5(quick):
     F = Fraction
     n, T = 10, 3
-    tv = max(hs_discrete(_cnt(n, T, M), _cnt(n, T, Mp), F(1)) for M in range(n + 1) for Mp in (M - 1, M + 1) if 0 <= Mp <= n)
+    tv = shm_dp(n, T, 0, replacement=True)   # at eps = 0: the largest total-variation distance
     bound = F(T, n + 1)
     ok = tv > bound
     Tmax, nmax = (20, 100) if quick else (40, 300)
@@ -915,8 +901,7 @@ def thm5s(quick):
     lit = []
     for n in ([16, 64, 256] if quick else [16, 64, 256, 1024]):
         T = math.isqrt(n - 1) + 1  # ceil(sqrt(n))
-        E = mp.exp(1 + mp.mpf(2 * T) / n)
-        v = delta_M(n, T, 0, E)  # Pi = {point mass on 'no ball'}: M = 0 surely
+        v = delta_M(n, T, 0, 1 + sp.Rational(2 * T, n))  # Pi = {point mass on 'no ball'}: M = 0 surely
         lit.append((n, T, v, 1 - (1 - mp.mpf(1) / n) ** T))
     lit_ok = all(abs(v - w) < mp.mpf(10) ** -40 and v >= mp.mpf(T) / (n + T) for n, T, v, w in lit)
     # full support: delta_M = 0 for T+1 <= M <= n-T-1 (proof: every likelihood ratio is <= e^{T/(M-1)}, e^{T/(n-M-1)} <= e
@@ -924,11 +909,11 @@ def thm5s(quick):
     lem_ok, full = True, []
     for n in ([16, 36] if quick else [16, 36, 64, 100]):
         T = math.isqrt(n - 1) + 1
-        E = mp.exp(1 + mp.mpf(2 * T) / n)
-        dM = [delta_M(n, T, M, E) for M in range(n + 1)]
+        eps_x = 1 + sp.Rational(2 * T, n)
+        dM = [delta_M(n, T, M, eps_x) for M in range(n + 1)]
         lem_ok &= all(dM[M] == 0 for M in range(T + 1, n - T))
         w = [mpq(Fraction(math.comb(n, M), 2 ** n)) for M in range(n + 1)]
-        sdp = sum(a * b for a, b in zip(w, dM))
+        sdp = shm_sdp(n, T, Fraction(1, 2), eps_x, replacement=True)
         tail = sum(w[M] for M in range(n + 1) if M <= T or M >= n - T)
         full.append((n, T, sdp, tail))
     full_ok = lem_ok and all(s <= t for _, _, s, t in full)
@@ -1023,9 +1008,8 @@ def prop7(quick):
     Edelta = sp.expand(sum(ds[h] * gen.coeff(z, h) for h in range(nn + 1)))
     multilinear = all(sp.degree(Edelta, p) <= 1 for p in ps)
     # (2) the SHM instance: n = 10, T = 3, eps = 1/2, Pi = {(p, 1-p): p in [0.2, 0.8]}
-    n, T, eps = 10, 3, mp.mpf(1) / 2
-    E = mp.exp(eps)
-    dH = [_delta_mp(n, T, H, E) for H in range(n + 1)]
+    n, T = 10, 3
+    dH = [_delta_mp(n, T, H, sp.Rational(1, 2)) for H in range(n + 1)]
 
     def exp_delta(pv):  # independent agents with type-1 probabilities pv
         dist = [mp.mpf(1)] + [mp.mpf(0)] * n
@@ -1073,8 +1057,7 @@ def table1(quick):
     rows, const_ok = [], True
     for n, T in ([(12, 3), (12, 5)] if quick else [(12, 3), (12, 5), (15, 7), (20, 10)]):
         for E in (F(1), F(2), F(100)):
-            dp = max(max(hs_discrete(_hyper(n, T, H), _hyper(n, T, Hp), E), hs_discrete(_hyper(n, T, Hp), _hyper(n, T, H), E))
-                     for H in range(n + 1) for Hp in (H - 1, H + 1) if 0 <= Hp <= n)
+            dp = shm_dp(n, T, sp.log(sp.Rational(E.numerator, E.denominator)))
             rows.append((n, T, E, dp))
             const_ok &= dp == F(T, n)
     eta = F(998, 1000)

@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..kernel import numbers
+from ..kernel import smoothed as ks
+from ..kernel.certificate import Rejected
 from ..kernel.decide import Evidence, decide
 from ..readable import readable_exact
 from ..verdict import CERTIFIED, REFUTED, UNKNOWN, Check, Result
@@ -32,14 +34,32 @@ def describe(spec) -> str:
 
 
 def compute(spec):
-    """The exact.Outcome of a SmoothedSpec (raises exact.TooLarge, UserCodeError, ConfigError)."""
+    """(the exact.Outcome of a SmoothedSpec, its mechanism) (raises exact.TooLarge, UserCodeError,
+    ConfigError)."""
     mech = mechanism_for(spec)
     if spec.notion == "dp":
         out = exact.dp_delta(mech, spec.n, spec.m, spec.claim.epsilon)
     else:
         out = exact.smoothed_delta(mech, spec.n, spec.m, spec.claim.epsilon, spec.distributions)
     out.stats["exact_probabilities"] = mech.exact
-    return out
+    return out, mech
+
+
+def kernel_problem(spec, fn=None) -> ks.Problem:
+    """What the configuration states, for the kernel's re-computation (fn: the python callable)."""
+    return ks.Problem(spec.notion, spec.kind, spec.n, spec.m, spec.T, bool(spec.replacement), fn,
+                      tuple(tuple(v) for v in (spec.distributions or ())), spec.claim.epsilon, spec.claim.delta)
+
+
+def kernel_check(spec, fn, cert: dict):
+    """(the kernel's Verified or None, what it said): the kernel re-derives the delta bound from
+    the mechanism and the certificate's hull (gpaudit.kernel.smoothed) and compares it exactly."""
+    weights = {int(i): [Fraction(x) for x in w] for i, w in (cert.get("weights") or {}).items()}
+    try:
+        v = ks.check(kernel_problem(spec, fn), [int(i) for i in cert.get("vertices") or ()], weights)
+    except Rejected as err:
+        return None, f"the kernel's re-computation does not confirm it: {err}"
+    return v, v.outcomes[0].detail
 
 
 def check_smoothed(spec) -> SmoothedResult:
@@ -50,7 +70,7 @@ def check_smoothed(spec) -> SmoothedResult:
     cid = "smoothed.delta" if spec.notion == "smoothed_dp" else "dp.delta"
     info = {"mechanism": describe(spec), "notion": spec.notion}
     try:
-        out = compute(spec)
+        out, mech = compute(spec)
     except exact.TooLarge as err:
         ev = Evidence()
         decision = decide(ev)
@@ -63,11 +83,22 @@ def check_smoothed(spec) -> SmoothedResult:
     lower, upper = out.lower, out.upper
     below = numbers.le(upper, spec.claim.delta)            # sound: True only when proved
     above = numbers.le(lower, spec.claim.delta) is False   # lower > delta proved
-    ev = Evidence(witness=above, witness_exact=above, within_claim=below is True, exact_value=True)
+    verified, said = None, None
+    if below is True and not above:
+        t1 = time.perf_counter()
+        verified, said = kernel_check(spec, getattr(mech, "fn", None), out.certificate)
+        info["kernel"] = {"verified": verified is not None, "detail": said,
+                          "seconds": round(time.perf_counter() - t1, 3)}
+    ev = Evidence(witness=above, witness_exact=above, within_claim=verified is not None,
+                  certificate_checks=(CERTIFIED,) if verified is not None else (), verified=verified)
     decision = decide(ev)
+    if verified is not None and decision.verdict is CERTIFIED:
+        info["certificate"] = {"route": spec.notion, **out.certificate}
     method = ("exact rationals per histogram (e^eps enclosed when irrational), Algorithm 1 over the vertices "
-              "of the hull of Pi in arb ball arithmetic" if spec.notion == "smoothed_dp"
+              f"of the hull of Pi ({out.stats.get('algorithm1')})" if spec.notion == "smoothed_dp"
               else "exact rationals per pair of neighbouring histograms (e^eps enclosed when irrational)")
+    if verified is not None:
+        method += "; re-computed by the kernel from the mechanism (gpaudit.kernel.smoothed)"
     lo_s, hi_s = numbers.decimal_down(lower, 10), numbers.decimal_up(upper, 10)
     detail = f"{quantity} in [{lo_s}, {hi_s}]; claim delta {readable_exact(claim['delta'])}"
     status = {REFUTED: REFUTED, CERTIFIED: CERTIFIED}.get(decision.verdict, UNKNOWN)
@@ -84,7 +115,9 @@ def check_smoothed(spec) -> SmoothedResult:
     if spec.kind == "sampling_histogram":
         info["T_over_n"] = numbers.decimal_down(Fraction(spec.T, spec.n), 12)
     info["decision"] = {"rule": decision.rule, "reason": decision.reason}
-    if decision.verdict is UNKNOWN:
+    if decision.verdict is UNKNOWN and below is True:
+        info["advice"] = ("the generator's bound is below the claim, but the kernel did not certify it: " + said)
+    elif decision.verdict is UNKNOWN:
         info["advice"] = ("the enclosure of delta contains the claim: the claim is too close to the exact value "
                           "to be decided at this precision")
     info["seconds"] = round(time.perf_counter() - t0, 3)

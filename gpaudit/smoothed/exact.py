@@ -11,23 +11,24 @@ Algorithm 1 / Proposition 7, with rigorous bounds.
 3. Smoothed: E_{x ~ pi}[delta(x)] is affine in each pi_i, so its maximum over Pi^n is attained with
    every pi_i a vertex of the hull of Pi (Proposition 7); the mechanism is anonymous, so only the
    number kappa_j of records drawn from each vertex j matters, and the histogram is the sum of
-   independent Multinomial(kappa_j, v_j).  E_kappa = [z^N] prod_j G_j(z)^kappa_j Delta(z) with
-   G_j the generating polynomial of one record from vertex j (histograms as exponents, base n + 1)
-   and Delta(z) = sum_h delta(h) z^(N - e(h)); evaluated in arb ball arithmetic (python-flint), the
-   histograms' delta(h) entering as balls around their rational bounds.  Nothing underflows: arb
-   exponents are unbounded.
+   independent Multinomial(kappa_j, v_j).  Every E_kappa is computed by gpaudit.kernel.smoothed's
+   `expectations` (one record at a time, forward for the first l - 1 vertices, backward against
+   delta for the last, one dot product per count vector): in exact rationals when small, else in
+   binary64 with an a-priori error bound (an upper bound on every E_kappa); the largest count vector
+   is then recomputed rigorously in arb balls (the witness, a lower bound).  The kernel re-derives
+   the upper bound itself, from the mechanism, before anything is certified.
 """
 
 from __future__ import annotations
 
-import math
-import operator
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
-from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
+from flint import arb, arb_poly, ctx, fmpq
 
+from ..kernel import smoothed as ks
 from ..kernel.numbers import enclose
 from .mechs import compositions, count_compositions
 
@@ -144,9 +145,10 @@ def delta_table(mech, n: int, m: int, eps, monotone: bool = True) -> DeltaTable:
     c_lo, c_hi = exp_bounds(eps)
     hists = list(compositions(n, m))
     work = len(hists) * m * (m - 1) * len(mech.outputs)
-    if work > WORK_LIMIT:
+    if work > WORK_LIMIT or len(hists) * len(mech.outputs) > ks.DIST_LIMIT:
         raise TooLarge(f"{len(hists)} histograms x {m * (m - 1)} neighbours x {len(mech.outputs)} outputs "
-                       f"= {work:.3g} terms (limit {WORK_LIMIT:.1g})")
+                       f"= {work:.3g} terms (limit {WORK_LIMIT:.1g}; the kernel's re-computation holds at most "
+                       f"{ks.DIST_LIMIT:.0e} histograms x outputs)")
     lo = {h: Fraction(0) for h in hists}
     hi = dict(lo)
     fast = getattr(mech, "monotone", False) and monotone
@@ -219,7 +221,69 @@ def hull_vertices(dists) -> list[int]:
 
 
 # ------------------------------------------------------------------------------------------------
-# Algorithm 1 in arb balls
+# Algorithm 1: screening every count vector, the witness recomputed in arb balls
+
+def hull_weights(dists, kept) -> dict | None:
+    """{i: convex weights over the kept points} for every point i of Pi not kept, found exactly
+    (Caratheodory: at most m of the kept points, by an exact linear solve), or None."""
+    out = {}
+    for i, p in enumerate(dists):
+        if i in kept:
+            continue
+        for r in range(1, min(len(kept), len(p)) + 1):
+            w = _convex(dists, kept, p, r)
+            if w is not None:
+                out[i] = w
+                break
+        else:
+            return None
+    return out
+
+
+def _convex(dists, kept, p, r):
+    for sub in itertools.combinations(range(len(kept)), r):
+        ws = sp.symbols(f"w0:{r}")
+        eqs = [sum(w * dists[kept[k]][t] for w, k in zip(ws, sub)) - p[t] for t in range(len(p))] + [sum(ws) - 1]
+        sol = sp.solve(eqs, ws, dict=True)
+        if len(sol) == 1 and all(sol[0].get(w) is not None and sol[0][w].is_Rational and sol[0][w] >= 0 for w in ws):
+            full = [Fraction(0)] * len(kept)
+            for w, k in zip(ws, sub):
+                full[k] = Fraction(int(sol[0][w].p), int(sol[0][w].q))
+            return full
+    return None
+
+
+def check_size(n: int, m: int, l: int) -> None:
+    """Raise TooLarge when Algorithm 1 over l vertices would exceed the binary64 stage's limit."""
+    work = count_compositions(n, l) * (n + 1) ** (m - 1)
+    if work > ks.WORK_LIMIT:
+        raise TooLarge(f"Algorithm 1 over {count_compositions(n, l)} count vectors ({l} vertices of Pi) x "
+                       f"{(n + 1) ** (m - 1)} histograms = {work:.3g} (limit {ks.WORK_LIMIT:.1g})")
+
+
+def kappa_expectation(table: DeltaTable, n: int, m: int, vertices, kappa) -> arb:
+    """An arb ball around E_kappa[delta(x)] for one count vector: the PMF of the histogram as a
+    polynomial (types as exponents, base n + 1) times the delta(h) balls."""
+    old = ctx.prec
+    ctx.prec = PREC
+    try:
+        shifts = [(n + 1) ** t for t in range(m - 1)] + [0]
+        pmf = arb_poly([1])
+        for v, k in zip(vertices, kappa):
+            g = [arb(0)] * (max(shifts) + 1)
+            for x, sh in zip(v, shifts):
+                g[sh] += _arb_of(sp.sympify(x))
+            pmf *= arb_poly(g) ** k
+        c = pmf.coeffs()
+        total = arb(0)
+        for h in table.lo:
+            e = sum(a * sh for a, sh in zip(h, shifts))
+            if e < len(c) and table.hi[h]:
+                total += c[e] * _ball(table.lo[h], table.hi[h])
+        return total
+    finally:
+        ctx.prec = old
+
 
 def _ball(lo: Fraction, hi: Fraction) -> arb:
     if lo == hi:
@@ -234,141 +298,6 @@ def _arb_of(x) -> arb:
     return enclose(x, ctx.prec + 64)
 
 
-DOT_LIMIT = 4 * 10**7       # multiply-adds of Algorithm 1's dot products (Python) before it refuses
-HELD_LIMIT = 2 * 10**6      # arb coefficients held at once by the products over the first l - 1 vertices
-
-
-def check_size(n: int, m: int, l: int, budget: float = 2e9) -> None:
-    """Raise TooLarge when Algorithm 1 over l vertices would exceed its limits (checked before any work)."""
-    stride = n + 1
-    smax, N = stride ** (m - 2), n * stride ** (m - 2)
-    n_kappa = count_compositions(n, l)
-    if l == 1:
-        terms, held = count_compositions(n, m), 1
-    else:
-        terms = sum(count_compositions(d, l - 1) * count_compositions(d, m) for d in range(n + 1))
-        held = max(count_compositions(d, l - 1) * (d * smax + 1) for d in range(n + 1))
-    if n_kappa * (N + 1) > budget or terms > DOT_LIMIT or held > HELD_LIMIT:
-        raise TooLarge(f"Algorithm 1 over {n_kappa} count vectors ({l} vertices of Pi): {terms:.3g} dot-product terms "
-                       f"(limit {DOT_LIMIT:.1g}), {held:.3g} coefficients held (limit {HELD_LIMIT:.1g})")
-
-
-def expectations(table: DeltaTable, n: int, m: int, vertices, budget: float = 2e9) -> dict:
-    """{kappa: arb ball of E_kappa[delta(x)]} for every count vector kappa over the vertices
-    (vertices: probability vectors, exact sympy numbers)."""
-    old = ctx.prec
-    ctx.prec = PREC
-    try:
-        return _expectations(table, n, m, vertices, budget)
-    finally:
-        ctx.prec = old
-
-
-def _expectations(table, n, m, vertices, budget):
-    stride = n + 1
-    shifts = [stride ** t for t in range(m - 1)] + [0]      # type t -> exponent; the last type at 0
-    N = n * stride ** (m - 2)
-    l = len(vertices)
-    check_size(n, m, l, budget)
-    smax = max(shifts)
-    coeffs = [arb(0)] * (N + 1)
-    for h in table.lo:
-        e = sum(v * s for v, s in zip(h, shifts))
-        coeffs[N - e] = _ball(table.lo[h], table.hi[h])
-    delta_poly = arb_poly(coeffs)
-    G = [[None if x == 0 else _arb_of(x) for x in v] for v in vertices]
-
-    def times(P, j, length):
-        out = None
-        for t in range(m):
-            if G[j][t] is None:
-                continue
-            term = (P.left_shift(shifts[t]) if shifts[t] else P) * G[j][t]
-            out = term if out is None else out + term
-        out = arb_poly([0]) if out is None else out
-        return out.truncate(length) if length is not None else out
-
-    # W_r = G_last^r Delta, needed at the exponents N - e(h) of histograms h of n - r records only:
-    # kept as (polynomial, offset), coefficient k standing for z^(offset + k), offset = low(r).
-
-    def low(r):
-        return max(0, N - (n - r) * smax)
-
-    def step(W, r):
-        P, off = W
-        new = low(r + 1)
-        Q = times(P, last, None)
-        if new > off:
-            Q = Q.right_shift(new - off)
-        return Q.truncate(N - new + 1), new
-
-    last = l - 1
-    B = max(1, math.isqrt(n + 1))
-    checkpoints, W = {}, (delta_poly, 0)
-    for r in range(n + 1):
-        if r % B == 0:
-            checkpoints[r] = W
-        if r < n:
-            W = step(W, r)
-    block = {}
-
-    def W_at(r):
-        if r not in block:
-            block.clear()
-            start = r - r % B
-            Wb = checkpoints[start]
-            for k in range(start, min(start + B, n + 1)):
-                block[k] = Wb
-                if k < n and k + 1 < start + B:
-                    Wb = step(Wb, k)
-        return block[r]
-
-    prepared = {}   # level d -> what every dot product with W_(n-d) shares (built once per level)
-
-    def dot(Q, W, d):
-        """[z^N] Q(z) W(z) = sum_i Q[i] W[N - i] over the exponents i of Q's histograms (d records;
-        for m >= 3 the Kronecker gaps are skipped)."""
-        if d not in prepared:
-            prepared.clear()
-            P, off = W
-            K = N - off + 1
-            wc = P.coeffs()[:K]
-            wc += [arb(0)] * (K - len(wc))
-            wc.reverse()                                   # wc[i] = W[N - i]
-            if m == 2:
-                prepared[d] = (None, wc, 0)
-            else:
-                idx = [sum(v * s for v, s in zip(h, shifts)) for h in compositions(d, m)] + [0]
-                pick = operator.itemgetter(*idx)
-                prepared[d] = (pick, pick(wc), max(idx))
-        pick, wsel, top = prepared[d]
-        qc = Q.coeffs()
-        if pick is None:
-            return sum(map(operator.mul, qc, wsel), arb(0))
-        if len(qc) <= top:
-            qc += [arb(0)] * (top + 1 - len(qc))
-        return sum(map(operator.mul, pick(qc)[:-1], wsel[:-1]), arb(0))
-
-    out = {}
-    if l == 1:
-        out[(n,)] = dot(arb_poly([1]), W_at(n), 0)
-        return out
-    anti = {tuple([0] * (l - 1)): arb_poly([1])}
-    for d in range(n + 1):
-        Wr = W_at(n - d)
-        for comp, Q in anti.items():
-            out[comp + (n - d,)] = dot(Q, Wr, d)
-        if d == n:
-            break
-        nxt = {}
-        for comp in compositions(d + 1, l - 1):
-            j = next(t for t, v in enumerate(comp) if v > 0)
-            parent = comp[:j] + (comp[j] - 1,) + comp[j + 1:]
-            nxt[comp] = times(anti[parent], j, None)
-        anti = nxt
-    return out
-
-
 # ------------------------------------------------------------------------------------------------
 
 @dataclass
@@ -378,66 +307,40 @@ class Outcome:
     upper: Fraction                  # delta_upper (exact)
     witness: dict                    # what attains lower
     stats: dict
-
-
-EXACT_LIMIT = 3 * 10**5   # count vectors x histograms below which Algorithm 1 runs in exact rationals
-
-
-def exact_expectations(table: DeltaTable, n: int, m: int, vertices) -> dict | None:
-    """{kappa: E_kappa} in exact rationals (flint fmpq polynomials), when every delta(h) is exact,
-    every vertex rational and the problem small; else None."""
-    l = len(vertices)
-    if count_compositions(n, l) * len(table.lo) > EXACT_LIMIT:
-        return None
-    if any(table.lo[h] != table.hi[h] for h in table.lo) or not all(x.is_Rational for v in vertices for x in v):
-        return None
-    stride = n + 1
-    shifts = [stride ** t for t in range(m - 1)] + [0]
-    G = []
-    for v in vertices:
-        coeffs = [fmpq(0)] * (max(shifts) + 1)
-        for x, sh in zip(v, shifts):
-            coeffs[sh] += fmpq(int(x.p), int(x.q))
-        G.append(fmpq_poly(coeffs))
-    delta = [(sum(v * sh for v, sh in zip(h, shifts)), table.lo[h]) for h in table.lo if table.lo[h]]
-    out = {}
-    for kappa in compositions(n, l):
-        P = fmpq_poly([1])
-        for g, k in zip(G, kappa):
-            if k:
-                P *= g ** k
-        c = P.coeffs()
-        total = Fraction(0)
-        for e, d in delta:
-            if e < len(c) and c[e] != 0:
-                q = c[e]
-                total += d * Fraction(int(q.p), int(q.q))
-        out[kappa] = total
-    return out
+    certificate: dict = field(default_factory=dict)   # what the kernel re-checks (kernel.smoothed)
 
 
 def smoothed_delta(mech, n, m, eps, dists) -> Outcome:
     idx = hull_vertices(dists)
+    weights = hull_weights(dists, idx)
+    if weights is None:      # the hull's vertices not shown exactly: every distinct point is kept
+        idx = [i for i in range(len(dists))]
+        weights = {}
     verts = [dists[i] for i in idx]
     check_size(n, m, len(verts))
     table = delta_table(mech, n, m, eps)
-    exact_E = exact_expectations(table, n, m, verts)
-    E = exact_E if exact_E is not None else expectations(table, n, m, verts)
-    best_lo, best_hi, arg = None, None, None
-    for kappa, ball in E.items():
-        lo, hi = (ball, ball) if exact_E is not None else ball_bounds(ball)
-        lo = max(lo, Fraction(0))
-        if best_lo is None or lo > best_lo:
-            best_lo, arg = lo, (kappa, lo, hi)
-        if best_hi is None or hi > best_hi:
-            best_hi = hi
-    kappa, wlo, whi = arg
+    E_hi, rel, slack = ks.expectations(*ks.arrays(table.hi, verts, n, m), n, m)
+    exact_run = rel == 1 and slack == 0
+    upper = max(E_hi.values()) * rel + slack
+    if exact_run and any(table.lo[h] != table.hi[h] for h in table.lo):
+        E_lo = ks.expectations(*ks.arrays(table.lo, verts, n, m), n, m)[0]
+    else:
+        E_lo = E_hi
+    kappa = max(compositions(n, len(verts)), key=E_lo.get)   # the first of equal ones
+    if exact_run:
+        wlo, whi = E_lo[kappa], E_hi[kappa]
+    else:        # the screening's best count vector, recomputed rigorously
+        wlo, whi = ball_bounds(kappa_expectation(table, n, m, verts, kappa))
+    lower = max(wlo, Fraction(0))
     witness = {"counts": list(kappa), "vertices": [[str(x) for x in v] for v in verts],
-               "delta_lower": wlo, "delta_upper": whi}
+               "delta_lower": lower, "delta_upper": whi}
     stats = {"histograms": len(table.lo), "outputs": len(mech.outputs), "vertices": len(verts),
-             "distributions": len(dists), "count_vectors": len(E),
-             "algorithm1": "exact rationals" if exact_E is not None else "arb balls"}
-    return Outcome("smoothed_dp", best_lo, best_hi, witness, stats)
+             "distributions": len(dists), "count_vectors": len(E_hi),
+             "algorithm1": "exact rationals" if exact_run else
+             "binary64 with an a-priori error bound (the witness in arb balls)"}
+    cert = {"vertices": list(idx), "weights": {str(i): [str(x) for x in w] for i, w in weights.items()},
+            "worst": list(kappa)}
+    return Outcome("smoothed_dp", lower, upper, witness, stats, cert)
 
 
 def dp_delta(mech, n, m, eps) -> Outcome:

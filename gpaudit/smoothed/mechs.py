@@ -22,16 +22,7 @@ from functools import lru_cache
 import mpmath
 
 from ..errors import ConfigError, UserCodeError
-
-
-def compositions(total: int, parts: int):
-    """Every tuple of `parts` non-negative integers summing to `total` (lexicographic)."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total, -1, -1):
-        for rest in compositions(total - first, parts - 1):
-            yield (first,) + rest
+from ..kernel.smoothed import compositions  # noqa: F401 - re-exported
 
 
 def count_compositions(total: int, parts: int) -> int:
@@ -151,6 +142,9 @@ class PythonMechanism:
             elif isinstance(u, mpmath.mpf) and isinstance(v, mpmath.mpf):
                 if not (mpmath.isfinite(u) and mpmath.isfinite(v)):
                     self._bad(h, f"probability of {y!r} is not finite")
+                if u == v and v._mpf_[3] > 24:     # as the kernel rules (kernel.smoothed)
+                    self._bad(h, f"probability of {y!r} is the same {v._mpf_[3]}-bit number at 50 and 100 "
+                                 "digits: an mpmath number made from a float (compute in mpmath, or give a Fraction)")
                 with mpmath.workdps(110):
                     err = abs(u - v)
                     if err > mpmath.mpf(10) ** -40 * max(abs(v), mpmath.mpf(10) ** -200):

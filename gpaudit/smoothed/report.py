@@ -49,7 +49,7 @@ def curve(spec, points: int = CURVE_POINTS) -> list[tuple[int, int, Fraction, Fr
         if T > n and not spec.replacement:
             continue
         try:
-            o = compute(replace(spec, n=n, T=T))
+            o = compute(replace(spec, n=n, T=T))[0]
         except exact.TooLarge:
             continue
         out.append((n, T, o.lower, o.upper))

@@ -71,7 +71,7 @@ def _evidence(result) -> dict | None:
         return None
     return {"witness": ev.witness, "witness_exact": ev.witness_exact, "within_claim": ev.within_claim,
             "certificate_checks": [str(s) for s in ev.certificate_checks], "inconsistent": ev.inconsistent,
-            "exact_value": ev.exact_value, "verified": kcert.record(ev.verified)}
+            "verified": kcert.record(ev.verified)}
 
 
 def verdict_of(rec: dict) -> str:
@@ -91,7 +91,6 @@ def verdict_of(rec: dict) -> str:
                                   within_claim=ev["within_claim"] is True,
                                   certificate_checks=tuple(ev["certificate_checks"]),
                                   inconsistent=ev["inconsistent"] is True,
-                                  exact_value=ev.get("exact_value") is True,
                                   verified=kcert.recorded(ev.get("verified")))).verdict
     except (KeyError, TypeError, ValueError):
         return str(UNKNOWN)

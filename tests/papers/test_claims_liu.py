@@ -18,6 +18,7 @@ from pathlib import Path
 import mpmath as mp
 import numpy as np
 import pytest
+import sympy as sp
 from scipy import stats
 
 from gpaudit.papers import liu, run_claims
@@ -373,9 +374,9 @@ def test_just1_printed_fails_exchanged_holds():
 
 def test_eq7_paper_bound_fails_corrected_bound_holds():
     n, T, eps = 150, 3, mp.mpf(1) / 25
-    E, t = mp.exp(eps), 1 - mp.exp(-eps) - mp.mpf(T) / n
+    t = 1 - mp.exp(-eps) - mp.mpf(T) / n
     H = 73
-    d = liu._delta_mp(n, T, H, E)
+    d = liu._delta_mp(n, T, H, sp.Rational(1, 25))
     assert d > liu.eq7_bound(n, T, eps, H)                 # the paper's (7)
     assert d <= mp.exp(-2 * t * t * H)                      # Hoeffding replacement
     # and a mutated (larger) bound, e.g. (7) with exponent / 10^6, passes the same comparison
@@ -397,8 +398,7 @@ def test_thm5_dp_inequality_checker():
 
 def test_thm5_smoothed_full_support_lemma_and_point_mass():
     n, T = 25, 5
-    E = mp.exp(1 + mp.mpf(2 * T) / n)
-    dM = [liu.delta_M(n, T, M, E) for M in range(n + 1)]
+    dM = [liu.delta_M(n, T, M, 1 + sp.Rational(2 * T, n)) for M in range(n + 1)]
     assert all(dM[M] == 0 for M in range(T + 1, n - T))          # full support: vanishes in the bulk
     assert abs(dM[0] - (1 - (1 - mp.mpf(1) / n) ** T)) < mp.mpf(10) ** -40 > 0  # point mass at M = 0
 
@@ -407,8 +407,9 @@ def test_thm3_readings():
     F = Fraction
     eps = mp.log(mp.mpf(5) / 4) + mp.mpf(1) / 2
     # point mass: delta_SDP = T/n (literal reading refuted); full support: far below and below the proven bound
-    assert abs(liu._delta_mp(20, 4, 20, mp.exp(eps)) - mp.mpf(1) / 5) < mp.mpf(10) ** -40
-    v = liu.shm_sdp(40, 8, F(1, 2), eps)
+    eps_x = sp.log(sp.Rational(5, 4)) + sp.Rational(1, 2)
+    assert abs(liu._delta_mp(20, 4, 20, eps_x) - mp.mpf(1) / 5) < mp.mpf(10) ** -40
+    v = liu.shm_sdp(40, 8, F(1, 2), eps_x)
     assert v <= liu.corrected_bound(40, 8, eps, F(1, 2)) and v < mp.mpf(10) ** -5
     # Theorem 3(ii): delta_SDP >= (T/n) f^n holds; a mutated 'no smoothing gain' bound delta_SDP >= T/n fails
     w = liu.shm_sdp(20, 4, F(1, 3), 1)
@@ -418,7 +419,7 @@ def test_thm3_readings():
 def test_remark8_bound_vs_exact_small_case_passes():
     # at n = 100 the explicit bound still holds (the failure starts between n = 100 and 150)
     F = Fraction
-    assert liu.shm_sdp(100, 2, F(1, 2), mp.mpf(1) / 25) <= liu.remark8_bound(100, F(1, 50), mp.mpf(1) / 25, F(1, 2))
+    assert liu.shm_sdp(100, 2, F(1, 2), sp.Rational(1, 25)) <= liu.remark8_bound(100, F(1, 50), mp.mpf(1) / 25, F(1, 2))
 
 
 def test_prop7_multilinearity_check_can_fail():
@@ -432,7 +433,7 @@ def test_table1_integer_case_passes():
     F = Fraction
     n, T = 20, 10
     dp = max(liu.hs_discrete(liu._hyper(n, T, H), liu._hyper(n, T, H + 1), F(1)) for H in range(n))
-    assert dp == F(T, n) == F(1, 2)  # eta = 1/2, eta n integer: (0, eta) exact
+    assert dp == F(T, n) == F(1, 2) == liu.shm_dp(n, T, 0)  # eta = 1/2, eta n integer: (0, eta) exact
 
 
 def test_ex95_and_a1_mutations():
