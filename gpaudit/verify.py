@@ -50,6 +50,30 @@ def verify(report: str, config: str | None = None, out=None) -> int:
         proof_cache.set_cache(was)
 
 
+def recheck(spec, cert) -> object | None:
+    """The kernel's Verified for the certificate `cert` (a JSON report's `certificate`) of the
+    loaded configuration `spec`, decided again in this process with the proof cache off; None when
+    the kernel does not accept it or it cannot be read.  (`gpaudit sweep` asks this of every
+    certified point it would take from its point store: a stored record is not evidence.)"""
+    if not isinstance(cert, dict):
+        return None
+    was = proof_cache.cache_enabled()
+    proof_cache.set_cache(False)
+    try:
+        if getattr(spec, "notion", "geo_privacy") in ("smoothed_dp", "dp"):
+            from .smoothed.check import kernel_check
+            from .smoothed.spec import load_mechanism_callable
+            fn = load_mechanism_callable(spec.callable, spec.base)[0] if spec.kind == "python" else None
+            if cert.get("route") != spec.notion:
+                return None
+            return kernel_check(spec, fn, cert)[0]
+        return kc.check(handoff.problem(build_mechanism(spec)), handoff.from_json(cert, spec.dim))
+    except (kc.Rejected, FieldError, ConfigError, TypeError, ValueError, KeyError, ZeroDivisionError):
+        return None
+    finally:
+        proof_cache.set_cache(was)
+
+
 def _verify_smoothed(shown, where, spec, path, cert, out) -> int:
     """A smoothed-DP / DP certificate: the kernel re-computes the delta bound from the mechanism
     (gpaudit.kernel.smoothed) with the certificate's hull; 0 when it is <= the claim, else 1."""

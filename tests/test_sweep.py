@@ -170,6 +170,9 @@ def test_outputs_exist_and_the_csv_has_its_columns(eta_sweep):
 
 
 def test_resume_skips_finished_points(eta_sweep, tmp_path, monkeypatch):
+    """A finished point is taken from the store only where that is not evidence: the certified one
+    (eta = 0.3) after the kernel accepts its certificate again; the refuted one (eta = 3) is checked
+    again."""
     _, done = eta_sweep
     out = tmp_path / "again"
     shutil.copytree(done, out)
@@ -185,18 +188,43 @@ def test_resume_skips_finished_points(eta_sweep, tmp_path, monkeypatch):
     argv = ["sweep", str(STUDENT_T), "--vary", "eta=0.3,3", "--out", str(out), "--effort", "quick", "-j", "1", "-q"]
     (out / "sweep.csv").unlink()
     assert main(argv) == 1
-    assert calls == []                                     # everything reused ...
-    assert _csv(out / "sweep.csv") == before               # ... and the outputs written again from it
-    # a point whose file is gone is computed again, and only that one
+    assert len(calls) == 1 and 'eta: "0.3"' not in calls[0][0]   # the certified point reused ...
+    assert _strip_seconds(_csv(out / "sweep.csv")) == _strip_seconds(before)   # ... the outputs the same
+    # a point whose file is gone is computed again
+    calls.clear()
     first = json.loads((out / "sweep.json").read_text())["points"][0]["point_file"]
     (out / first).unlink()
     assert main(argv) == 1
-    assert len(calls) == 1 and "eta: \"0.3\"" in calls[0][0]
+    assert sorted(c[0].count('eta: "0.3"') for c in calls) == [0, 1]
     assert _strip_seconds(_csv(out / "sweep.csv")) == _strip_seconds(before)
-    # a grid that shares points with the finished one reuses them
+    # a grid that shares the certified point with the finished one reuses it
     calls.clear()
-    argv[3] = "eta=3"
-    assert main(argv) == 1 and calls == []
+    argv[3] = "eta=0.3"
+    assert main(argv) == 0 and calls == []
+
+
+def test_a_planted_certified_record_is_not_evidence(eta_sweep, tmp_path, monkeypatch):
+    """The store holds records, not proofs: the refuted point's file replaced by the certified
+    point's record (its certificate, its evidence, the verdict) is checked by the kernel against
+    the refuted point's configuration, rejected, and the point computed again: still refuted."""
+    _, done = eta_sweep
+    out = tmp_path / "planted"
+    shutil.copytree(done, out)
+    doc = json.loads((out / "sweep.json").read_text())
+    good, bad = (out / p["point_file"] for p in doc["points"])
+    planted = json.loads(good.read_text())
+    kept = json.loads(bad.read_text())
+    planted.update(config_sha256=kept["config_sha256"], key=kept["key"], values=kept["values"])
+    planted["report"] = dict(planted["report"], config_sha256=kept["config_sha256"])
+    bad.write_text(json.dumps(planted))
+    assert worker.verdict_of(planted) == "certified"      # the rule table alone would take it
+    calls = []
+    real = worker.run_point
+    monkeypatch.setattr(worker, "run_point", lambda *a: calls.append(a) or real(*a))
+    argv = ["sweep", str(STUDENT_T), "--vary", "eta=0.3,3", "--out", str(out), "--effort", "quick", "-j", "1", "-q"]
+    assert main(argv) == 1
+    rows = json.loads((out / "sweep.json").read_text())["points"]
+    assert [r["verdict"] for r in rows] == ["certified", "refuted"] and len(calls) == 1
 
 
 def _strip_seconds(rows):

@@ -85,7 +85,7 @@ def execute(plan: Plan, out_dir, *, jobs: int = 1, client=None, cache: bool = Tr
     for p in plan.points:
         key = point_key(p.sha256, p.seed, p.effort, plan.full_evidence, code)
         rec = store.load(key)
-        if rec is not None:
+        if rec is not None and reusable(p, rec):
             records[p.index], keys[p.index] = rec, key
         else:
             tasks[p.index] = (p.text, plan.path, p.seed, p.effort, plan.full_evidence, cache)
@@ -113,6 +113,20 @@ def execute(plan: Plan, out_dir, *, jobs: int = 1, client=None, cache: bool = Tr
             "reused": reused}
     paths = write_outputs(out, meta, plan.names, rows)
     return Outcome(rows, exit_code(rows), reused, len(tasks), paths)
+
+
+def reusable(p, rec: dict) -> bool:
+    """Whether a record from the point store may stand for point p without checking it again.  A
+    stored record is not evidence: an `unknown` (or a configuration error) claims nothing and is
+    kept; a `refuted` one is checked again (a refutation is quick); a `certified` one is kept only
+    where the kernel, in this process, accepts the certificate it records for this configuration."""
+    verdict = verdict_of(rec)
+    if verdict in ("unknown", "error"):
+        return True
+    if verdict != "certified":
+        return False
+    from ..verify import recheck
+    return recheck(p.spec, (rec.get("report") or {}).get("certificate")) is not None
 
 
 def write_outputs(out: Path, meta: dict, names, rows) -> dict[str, Path]:
