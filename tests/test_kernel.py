@@ -363,3 +363,35 @@ def test_the_connective_reader_agrees_with_z3py():
             assert [a.get_id() for a in _bool_args(e)] == [a.get_id() for a in e.children()]
         assert [a.get_id() for a in _conjuncts(e)] == [a.get_id() for a in reference(e)]
     assert _op(z3.RealVal(1) + x) != z3.Z3_OP_AND and _op(z3.ForAll([x], x > 0)) is None
+
+
+# -- size --------------------------------------------------------------------------------------
+
+KERNEL_CODE_LINES = 1500
+
+
+def kernel_lines() -> tuple[int, int]:
+    """(lines, lines of code) of gpaudit/kernel/*.py: code is every line that is not blank, a comment
+    or part of a docstring of a module, class or function."""
+    total = code = 0
+    for path in sorted((ROOT / "gpaudit" / "kernel").glob("*.py")):
+        src = path.read_text(encoding="utf-8")
+        docs = set()
+        for node in ast.walk(ast.parse(src)):
+            body = getattr(node, "body", None)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
+                    and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                docs.update(range(body[0].lineno, body[0].end_lineno + 1))
+        lines = src.splitlines()
+        total += len(lines)
+        code += sum(1 for i, line in enumerate(lines, 1)
+                    if line.strip() and not line.strip().startswith("#") and i not in docs)
+    return total, code
+
+
+def test_the_kernel_stays_small_enough_to_read():
+    """The trusted kernel is read line by line: at most KERNEL_CODE_LINES lines of code (its
+    docstrings and comments, which say what each rule rests on, are not counted against it)."""
+    total, code = kernel_lines()
+    assert 0 < code <= KERNEL_CODE_LINES, (total, code)
