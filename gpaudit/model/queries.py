@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import FieldError
-from ..spec.types import QuerySpec, input_symbols
+from ..spec.types import Piece, QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .trace import traced_pieces
 from .usercode import UserFn, probe_points, quiet, takes_mpmath
@@ -222,6 +222,27 @@ def python_numpy(u: UserFn):
 def user_note(u: UserFn) -> str:
     return "user callable, " + ("evaluated in mpmath (high precision; exactness measured at every point a "
                                 "verdict uses)" if u.exact else "a float64 program (no exact model)")
+
+
+def build_vector_query(qs: QuerySpec, dim: int, k: int) -> Query:
+    """A query f : R^d -> R^k (output.dim k > 1): expr is the tuple of its k components, each a
+    scalar piecewise formula over the same conditions; f_np maps (n, d) -> (n, k), f_mp a point to
+    a list of k mpf."""
+    syms = input_symbols(dim)
+    if qs.kind == "identity":
+        pieces = (Piece(sp.true, sp.Tuple(*syms)),)
+    else:
+        pieces = qs.pieces
+    comps = [build_query(QuerySpec("piecewise", {}, tuple(Piece(p.where, p.value[j]) for p in pieces)), dim)
+             for j in range(k)]
+    expr = tuple(c.expr for c in comps)
+
+    def f_np(X):
+        return np.stack([np.broadcast_to(c.f_np(X), (np.atleast_2d(X).shape[0],)) for c in comps], axis=1)
+
+    def f_mp(x):
+        return [c.f_mp(x) for c in comps]
+    return Query(qs.kind, dim, syms, expr, f_np, f_mp, None, comps[0].landmarks, 1.0, None, fields={"k": k})
 
 
 def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:

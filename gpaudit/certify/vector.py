@@ -1,0 +1,215 @@
+"""The certificate and the verdict of a mechanism with vector outputs (output.dim k > 1).
+
+With s(x) = B(x)/eta and r = ||y - f(x)||_2 / s, along a segment x(t) (||x'(t)||_m = 1)
+
+    |d/dt ln p_x(y)| <= eta a |psi(r)| + c |k + r psi(r)|,
+
+a >= ||J_f||_{m -> 2} / B and c >= ||grad ln B||_* (docs/certificate.md).  This module is a
+generator: it proposes regions (the pieces of f and of B), the constants a_R and c_R (exact where
+J_f and B are constant on a region, else a sampled supremum written as a short exact number) and
+the bound E on the rate (python-flint arb, family_sup); the kernel derives every obligation from
+the mechanism and decides it (kernel.certificate).  Only the kernel's Verified certifies.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from ..audit.vector import audit_vector
+from ..kernel import certificate as kc
+from ..kernel import numbers
+from ..kernel.decide import Evidence, decide
+from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result
+from . import handoff
+from .family_sup import enclose_rate
+
+
+def _pieces(F):
+    """[(conditions, value)] of a Piecewise (or one piece true): piece i holds where its condition
+    does and no earlier one."""
+    if not isinstance(F, sp.Piecewise):
+        return [((), F)]
+    out, earlier = [], []
+    for val, cond in F.args:
+        out.append((tuple(c for c in [cond] + [sp.Not(e) for e in earlier] if c is not sp.true), val))
+        earlier.append(cond)
+    return out
+
+
+def _query_pieces(mech):
+    syms = mech.query.symbols
+    if mech.spec.query.kind == "identity":
+        return [((), tuple(syms))]
+    out, earlier = [], []
+    for p in mech.spec.query.pieces:
+        out.append((tuple(c for c in [p.where] + [sp.Not(e) for e in earlier] if c is not sp.true), tuple(p.value)))
+        earlier.append(p.where)
+    return out
+
+
+def _op_norm_exact(J, metric, weights):
+    """||J||_{m -> 2} for a constant matrix J (sympy), exactly."""
+    J = sp.Matrix(J)
+    d = J.shape[1]
+    if metric == "l2":
+        A = J * sp.diag(*[1 / w for w in weights])
+        eig = (A.T * A).eigenvals()
+        return sp.sqrt(sp.Max(*eig))
+    if metric == "l1":
+        return sp.Max(*[sp.sqrt(sum(J[i, j]**2 for i in range(J.shape[0]))) / weights[j] for j in range(d)])
+    return sp.Max(*[sp.sqrt(sum((sum(J[i, j] * s[j] / weights[j] for j in range(d)))**2 for i in range(J.shape[0])))
+                    for s in itertools.product((-1, 1), repeat=d)])
+
+
+def _sampled_sup(fn, conds, syms, rng, n=4000):
+    """The largest value of fn (float64, on rows) over random points of the region (0.0 if none)."""
+    d = len(syms)
+    X = rng.standard_normal((n, d)) * rng.choice([0.1, 1.0, 10.0, 100.0], (n, 1))
+    if conds:
+        test = sp.lambdify(syms, sp.And(*conds), "numpy")
+        with np.errstate(all="ignore"):
+            X = X[np.broadcast_to(np.asarray(test(*X.T), bool), (len(X),))]
+    if not len(X):
+        return 0.0
+    with np.errstate(all="ignore"):
+        v = fn(X)
+    v = v[np.isfinite(v)]
+    return float(v.max()) if v.size else float("inf")
+
+
+def _short(v: float):
+    """A short exact number at or just above v: the simplest within 1e-9 (relative), else v rounded up."""
+    if not np.isfinite(v):
+        return None
+    guess = sp.nsimplify(v, tolerance=1e-9 * max(1.0, abs(v)), rational=False)
+    if guess.is_number and guess.is_real and float(guess) >= v - 1e-9 * max(1.0, abs(v)):
+        return guess
+    return sp.Rational(numbers.decimal_up(mpmath.mpf(v) * (1 + mpmath.mpf(10)**-6), 8))
+
+
+def _constants(mech, fvals, B, rng):
+    """(a, c) proposed for one region: exact where J_f and B are constant there."""
+    syms, m = mech.query.symbols, mech.metric
+    J = [[sp.diff(fj, s) for s in syms] for fj in fvals]
+    weights = [sp.sympify(w) for w in m.w_exact]
+    constant = not any(e.free_symbols for row in J for e in row) and not sp.sympify(B).free_symbols
+    if constant:
+        return sp.nsimplify(_op_norm_exact(J, m.kind, weights) / B), sp.Integer(0)
+    Jf = sp.lambdify(syms, sp.Matrix(J), "numpy")
+    Bf = sp.lambdify(syms, B, "numpy")
+    gl = sp.lambdify(syms, [sp.diff(sp.log(B), s) for s in syms], "numpy")
+    w = np.array([float(x) for x in weights])
+
+    def a_of(X):
+        out = np.empty(len(X))
+        for i, x in enumerate(X):
+            A = np.array(Jf(*x), float).reshape(len(fvals), len(syms)) / w
+            out[i] = (np.linalg.norm(A, 2) if m.kind == "l2" else np.linalg.norm(A, axis=0).max() if m.kind == "l1"
+                      else max(np.linalg.norm(A @ np.array(s)) for s in itertools.product((-1, 1), repeat=len(syms))))
+        return out / np.broadcast_to(Bf(*X.T), (len(X),))
+
+    def c_of(X):
+        G = np.array([np.broadcast_to(g, (len(X),)) for g in gl(*X.T)], float).T
+        return m.dual_np(G)
+    return a_of, c_of
+
+
+def propose(mech, conds_of=None, seed=0):
+    """The kernel Certificate's regions (without the bound E) and the constants per region."""
+    rng = np.random.default_rng(seed)
+    regions = []
+    for (i, (fc, fv)), (j, (bc, bv)) in itertools.product(enumerate(_query_pieces(mech), 1),
+                                                          enumerate(_pieces(mech.bound.expr), 1)):
+        conds = fc + bc
+        got = _constants(mech, fv, bv, rng)
+        if callable(got[0]):
+            a = _short(_sampled_sup(got[0], conds, mech.query.symbols, rng))
+            c = _short(_sampled_sup(got[1], conds, mech.query.symbols, rng))
+            if a is None or c is None:
+                return None
+        else:
+            a, c = got
+        regions.append(kc.Region(f"f{i}.B{j}", conds, (kc.Alternative((), fv, bv),), a, c))
+    return regions
+
+
+def certify_vector(mech, epsilon_lower=None):
+    """(Verified or None, checks, epsilon_upper, certificate JSON or None)."""
+    checks = []
+    regions = propose(mech, seed=mech.spec.audit.seed)
+    if regions is None:
+        checks.append(Check("certificate.rate", UNKNOWN, "none", "no finite constants a_R, c_R were found"))
+        return None, checks, None, None
+    eps = sp.sympify(mech.epsilon)
+    upper, lower = mpmath.mpf(0), mpmath.mpf(0)
+    for r in {(r.a, r.c): r for r in regions}.values():
+        enc = enclose_rate(mech.family, sp.sympify(mech.eta) * r.a, r.c)
+        upper, lower = max(upper, enc.upper), max(lower, enc.lower)
+    ev = {"regions": [{"region": r.label, "a": str(r.a), "c": str(r.c)} for r in regions],
+          "upper": numbers.decimal_up(upper, 20), "lower": numbers.decimal_down(lower, 20), "k": mech.k}
+    if not mpmath.isfinite(upper) or numbers.le(lower, eps) is not True:
+        why = ("the pure rate is unbounded for this family (an unbounded score, or c_R > 0 with k + u psi unbounded)"
+               if not mpmath.isfinite(upper) else f"the proposed constants give a rate of at least {mpmath.nstr(lower, 10)}")
+        checks.append(Check("certificate.rate", UNKNOWN, "arb branch-and-bound", why, ev))
+        if mech.delta != 0:
+            checks.append(Check("certificate.delta", UNKNOWN, "none",
+                                "no route for (epsilon, delta) claims with output.dim > 1 (docs/certificate.md)"))
+        return None, checks, None, None
+    E = numbers.exact(upper) if numbers.le(upper, eps) is True else eps     # a tie: the kernel decides
+    checks.append(Check("certificate.rate", CERTIFIED, "arb branch-and-bound",
+                        f"eta a_R |psi(u)| + c_R |{mech.k} + u psi(u)| in [{mpmath.nstr(lower, 10)}, "
+                        f"{mpmath.nstr(upper, 10)}]; handed to the kernel as E = {E}", ev))
+    cert = kc.Certificate("regions", tuple(regions), E)
+    cert_json = handoff.to_json(cert)
+    try:
+        v = kc.check(handoff.problem(mech), cert)
+    except kc.Rejected as err:
+        failed = [o.name for o in err.outcomes if not o.holds]
+        checks.append(Check("kernel.certificate", UNKNOWN, "kernel: every obligation re-derived and decided (z3, no cache)",
+                            f"the kernel did not accept the certificate: {', '.join(failed[:6])}", {"failed": failed}))
+        return None, checks, None, cert_json
+    checks.append(Check("kernel.certificate", CERTIFIED, "kernel: every obligation re-derived and decided (z3, no cache)",
+                        f"{len(v.outcomes)} obligations of route {v.route} hold; rate <= "
+                        f"{numbers.decimal_up(v.epsilon_upper, 12)}", {"obligations": len(v.outcomes)}))
+    return v, checks, v.epsilon_upper, cert_json
+
+
+def check_vector(spec, mech, seed, effort, t0) -> Result:
+    """`gpaudit check` of a configuration with output.dim > 1: the audit in R^k (pure claims: a
+    verified witness refutes), then the certificate through the kernel."""
+    import time
+    witness, eps_lower, stats = (None, None, {}) if mech.delta != 0 else audit_vector(mech, seed, effort)
+    info = {"audit": stats, "bound_source": mech.bound.source, "family": mech.family.name,
+            "output_dim": mech.k, "binary_floats": list(spec.binary_floats)}
+    method = "float64 screen + mpmath (50 and 100 digits), outputs in R^k"
+    if mech.delta != 0:
+        audit_checks = [Check("privacy.loss", SKIPPED, method, "not needed: a pointwise rate refutes no delta > 0 "
+                              "claim, and output.dim > 1 has no hockey-stick search yet")]
+    elif witness:
+        audit_checks = [Check("privacy.loss", REFUTED, method, f"ln p_x(y) - ln p_x'(y) = {witness['log_ratio'][:14]} "
+                              f"> epsilon*dist = {witness['epsilon_times_dist'][:14]}", stats)]
+    else:
+        audit_checks = [Check("privacy.loss", UNKNOWN, method, f"no violating (x, x', y) among {stats['pairs']} pairs; "
+                              f"largest verified rate {mpmath.nstr(eps_lower, 8) if eps_lower is not None else 'n/a'}",
+                              stats)]
+    verified, cert_checks, upper, cert_json = (None, [], None, None) if witness else certify_vector(mech, eps_lower)
+    if cert_json is not None:
+        info["certificate"] = cert_json
+    within = verified is not None
+    inconsistent = (within and eps_lower is not None and numbers.le(eps_lower, upper) is False)
+    ev = Evidence(witness=witness is not None, witness_exact=witness is not None, within_claim=within,
+                  certificate_checks=tuple(c.status for c in cert_checks), verified=verified,
+                  inconsistent=inconsistent)
+    decision = decide(ev)
+    info["decision"] = {"rule": decision.rule, "reason": decision.reason}
+    if decision.verdict == UNKNOWN:
+        info["advice"] = ("output.dim > 1: only pure claims of the radial laplace / student_t families with a "
+                          "constant or piecewise B have a route (docs/certificate.md)")
+    info["seconds"] = round(time.perf_counter() - t0, 3)
+    claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta), "metric": mech.metric.label}
+    return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
+                  witness if decision.verdict == REFUTED else None, audit_checks + cert_checks, info, decision)
