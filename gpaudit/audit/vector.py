@@ -117,18 +117,21 @@ def _outputs(mech, X, Xp, rng):
 
 
 def _verify(mech, x, xp, y):
-    """(log ratio at 100 digits, dist) when stable at 50 and 100 digits, else None."""
+    """(log ratio at 100 digits, dist, violates) when stable at 50 and 100 digits, else None;
+    `violates`: ln p_x(y) - ln p_x'(y) exceeds epsilon * dist by more than 1e-30 (relative) at both."""
     vals = []
     for dps in (50, 100):
         with mpmath.workdps(dps):
             lr, dist = log_ratio_mp(mech, x, xp, y), mech.dist_mp(x, xp)
             if not (mpmath.isfinite(lr) and dist > 0):
                 return None
-            vals.append((lr, dist))
-    (a, _), (b, dist) = vals
-    if abs(a - b) > mpmath.mpf(10) ** -30 * max(1, abs(b)):
-        return None
-    return b, dist
+            bound = mp_exact(mech.epsilon) * dist
+            vals.append((lr, lr - bound > mpmath.mpf(10) ** -30 * max(1, abs(bound))))
+    (a, v50), (b, v100) = vals
+    with mpmath.workdps(100):
+        if abs(a - b) > mpmath.mpf(10) ** -30 * max(1, abs(b)):
+            return None
+        return b, mech.dist_mp(x, xp), bool(v50 and v100)
 
 
 def audit_vector(mech, seed=0, effort="standard"):
@@ -154,18 +157,17 @@ def audit_vector(mech, seed=0, effort="standard"):
         v = _verify(mech, x, xp, y)
         if v is None:
             continue
-        lr, dist = v
+        lr, dist, violates = v
         with mpmath.workdps(100):
             r = lr / dist
-        if best is None or r > best[0]:
-            best = (r, x, xp, y, lr, dist)
+        if best is None or (violates, r) > (best[-1], best[0]):
+            best = (r, x, xp, y, lr, dist, violates)
     stats = {"pairs": int(n), "outputs_per_pair": int(q), "verified": int(best is not None)}
     if best is None:
         return None, None, stats
-    r, x, xp, y, lr, dist = best
+    r, x, xp, y, lr, dist, violated = best
     with mpmath.workdps(100):
         bound = eps * dist
-        violated = lr > bound
     witness = {"x": [exact_decimal(float(c)) for c in x], "x_prime": [exact_decimal(float(c)) for c in xp],
                "y": [exact_decimal(float(c)) for c in y], "dist": dist_text(mech, x, xp),
                "log_ratio": mpstr(lr), "epsilon_times_dist": mpstr(bound), "rate": mpstr(r)}
