@@ -134,6 +134,24 @@ def _verify(mech, x, xp, y):
         return b, mech.dist_mp(x, xp), bool(v50 and v100)
 
 
+def _polish(mech, x, xp, y, iters):
+    """Nelder-Mead (scipy) over (x, y) with the step x' - x kept: a larger float64 rate, or the start."""
+    from scipy.optimize import minimize
+    d, step = mech.dim, xp - x
+    dist = float(mech.dist_np(x[None, :], xp[None, :])[0])
+
+    def neg(z):
+        X, Y = z[None, :d], z[None, d:]
+        with np.errstate(all="ignore"):
+            v = (log_density_np(mech, Y, X) - log_density_np(mech, Y, X + step))[0] / dist
+        return -v if np.isfinite(v) else np.inf
+    z0 = np.concatenate([x, y])
+    res = minimize(neg, z0, method="Nelder-Mead", options={"maxiter": iters, "xatol": 1e-12, "fatol": 1e-14})
+    if not (np.isfinite(res.fun) and res.fun < neg(z0)):
+        return x, xp, y
+    return res.x[:d], res.x[:d] + step, res.x[d:]
+
+
 def audit_vector(mech, seed=0, effort="standard"):
     """(witness dict or None, epsilon_lower mpf or None, stats): the best verified triple."""
     rng = np.random.default_rng(seed)
@@ -150,8 +168,10 @@ def audit_vector(mech, seed=0, effort="standard"):
     order = np.argsort(-rate[np.arange(n), best_q])[:KEEP]
     eps = mp_exact(mech.epsilon)
     best = None
-    for i in order:
-        x, xp, y = X[i], Xp[i], Y[i, best_q[i]]
+    polish = {"quick": 4, "standard": 8, "thorough": 16}[effort]
+    cands = [(X[i], Xp[i], Y[i, best_q[i]]) for i in order]
+    cands = [_polish(mech, *c, 200 * (mech.dim + mech.k)) for c in cands[:polish]] + cands
+    for x, xp, y in cands:
         if not mech.metric.within(x, xp, mech.Lambda):
             continue
         v = _verify(mech, x, xp, y)
