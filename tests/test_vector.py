@@ -219,3 +219,14 @@ def test_certificate_json_round_trip(tmp_path):
     back = handoff.from_json(handoff.to_json(cert), 2)
     assert back.regions[0].alts[0].f == cert.regions[0].alts[0].f
     assert kc.check(P, back).epsilon_upper == sp.Rational(3, 2)
+
+
+def test_report_has_the_output_plane_figure(tmp_path):
+    from gpaudit.check import check_spec
+    from gpaudit.report.directory import write_report
+    spec = load_spec(_yaml(tmp_path, "fig", eps="49/100"))
+    result = check_spec(spec)
+    assert str(result.verdict) == "refuted" and len(result.witness["y"]) == 2
+    written = write_report(result, build_mechanism(spec), tmp_path / "rep", formats=("md", "png"))
+    assert written["png:output"].read_bytes()[:4] == b"\x89PNG"
+    assert "output.png" in written["md"].read_text()

@@ -164,7 +164,9 @@ def audit_vector(mech, seed=0, effort="standard"):
         lxp = log_density_np(mech, flatY, np.repeat(Xp, q, axis=0))
         rate = ((lx - lxp) / np.repeat(mech.dist_np(X, Xp), q)).reshape(n, q)
     rate[~np.isfinite(rate)] = -np.inf
-    best_q = np.argmax(rate, axis=1)
+    # per pair the first output (nearest the centre along each direction) within 1e-9 of its best
+    top = rate.max(axis=1, keepdims=True)
+    best_q = np.argmax(rate >= top - 1e-9 * np.maximum(1.0, np.abs(top)), axis=1)
     order = np.argsort(-rate[np.arange(n), best_q])[:KEEP]
     eps = mp_exact(mech.epsilon)
     best = None

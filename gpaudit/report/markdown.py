@@ -61,6 +61,10 @@ FIGURE_CAPTIONS = {
               "bounds: max over its regions R of η a_R|ψ(u)| + c_R|1 + uψ(u)| (each region's curve "
               "dashed), where ∥∇f∥ ≤ a_R B and ∥∇ln B∥ ≤ c_R are proved; its supremum is the certified "
               "ε_upper, so the curve never rises above that line.",
+    "output": "The output plane (output.dim 2): contours of the log density of M(x) (blue) and M(x') "
+              "(amber), at the witness pair when there is one, else at a landmark and a unit step, with the "
+              "centres f(x), f(x') and the witness output y (★), where ln p_x(y) − ln p_x'(y) exceeds "
+              "ε·dist(x, x'). A float64 illustration.",
 }
 FAMILY_CAPTION_UNCERTIFIED = (
     "The local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the standardised output u, in the "
