@@ -227,7 +227,8 @@ def check_vector(spec, mech, seed, effort, t0) -> Result:
     with mpmath.workdps(100):
         inconsistent = (within and eps_lower is not None
                         and numbers.le(eps_lower * (1 - mpmath.mpf(10) ** -30), upper) is False)
-    ev = Evidence(witness=witness is not None, witness_exact=witness is not None, within_claim=within,
+    ev = Evidence(witness=witness is not None, witness_exact=witness is not None and mech.exact_model,
+                  within_claim=within,
                   certificate_checks=tuple(c.status for c in cert_checks), verified=verified,
                   inconsistent=inconsistent)
     decision = decide(ev)

@@ -282,7 +282,8 @@ class _Loader:
         if qdim is not None and dim != qdim:
             self.fail("input.dim", f"query kind {kind} needs dim {qdim}, got {dim}")
         if k > 1 and kind not in VECTOR_QUERIES:
-            self.fail("query.kind", f"{kind} is scalar; output.dim {k} needs one of {', '.join(VECTOR_QUERIES)}")
+            self.fail("query.kind", f"{kind} has no vector form; output.dim {k} needs one of "
+                                    f"{', '.join(VECTOR_QUERIES)}")
         fields = {}
         if kind == "identity":
             if dim != k:
