@@ -230,3 +230,33 @@ def test_report_has_the_output_plane_figure(tmp_path):
     written = write_report(result, build_mechanism(spec), tmp_path / "rep", formats=("md", "png"))
     assert written["png:output"].read_bytes()[:4] == b"\x89PNG"
     assert "output.png" in written["md"].read_text()
+
+
+# -- python queries returning k numbers -------------------------------------------------------
+
+PY = '''\
+def rotate(x, a=1):
+    return [a * (x[0] - x[1]), a * (x[0] + x[1])]
+
+def short(x):
+    return [x[0]]
+'''
+
+
+@pytest.mark.parametrize("fn,a,verdict", [("rotate", "1", "refuted"), ("rotate", "1/2", "unknown"),
+                                          ("short", None, "unknown")])
+def test_python_query_returning_a_vector(tmp_path, fn, a, verdict):
+    # rotate: ||A|| = sqrt(2) a, so the rate is sqrt(2) a / 2: above the claim 1/2 at a = 1, below at
+    # a = 1/2 (not certified: an untraced callable has no certificate); short returns 1 value of 2
+    (tmp_path / "vecfns.py").write_text(PY)
+    args = f", args: {{a: '{a}'}}" if a else ""
+    path = _yaml(tmp_path, f"py-{fn}", query=f"{{kind: python, callable: 'vecfns.py:{fn}'{args}}}")
+    code, rep = _check(tmp_path, path)
+    assert rep["verdict"] == verdict
+    if verdict == "refuted":
+        A = lambda z: [z[0] - z[1], z[0] + z[1]]  # noqa: E731
+        lr, x, xp = _recompute(rep["witness"], A, lambda z: 1, mp.mpf(1) / 2, _logh("laplace", 2), 2)
+        assert lr > mp.mpf(1) / 2 * mp.sqrt(mp.fsum((p - q) ** 2 for p, q in zip(x, xp)))
+    if fn == "short":
+        user = [c for c in rep["checks"] if c["id"] == "user_code"]
+        assert user and "output.dim is 2" in user[0]["detail"]

@@ -28,12 +28,18 @@ RADII = np.concatenate([[0.0], np.logspace(-3, 4, 43)])
 KEEP = 24
 
 
-def log_density_np(mech, Y, X):
-    """ln p_x(y) for rows of X (n, d) and Y (n, k), in float64."""
-    F = mech.query.f_np(X)
-    b = mech.bound.B_np(X) / float(mech.eta)
+def centre_scale_np(mech, X):
+    """(f(x) rows (n, k), b(x) (n,)) in float64."""
+    return mech.query.f_np(X), mech.bound.B_np(X) / float(mech.eta)
+
+
+def log_density_np(mech, Y, X, centre_scale=None):
+    """ln p_x(y) for rows of X (n, d) and outputs Y (n, k) or (n, q, k), in float64."""
+    F, b = centre_scale if centre_scale is not None else centre_scale_np(mech, X)
+    if Y.ndim == 3:
+        F, b = F[:, None, :], b[:, None]
     with np.errstate(all="ignore"):
-        r = np.linalg.norm(Y - F, axis=1) / b
+        r = np.linalg.norm(Y - F, axis=-1) / b
         return mech.family.logpdf_np(r) - mech.k * np.log(b)
 
 
@@ -69,7 +75,9 @@ def _directions(mech, X, rng):
                   / (2 * h[:, j:j + 1]) for j in range(d)], axis=2)        # (n, k, d)
     w = np.asarray(mech.metric.w_np, float) * np.ones(d)
     with np.errstate(all="ignore"):
-        _, _, vt = np.linalg.svd(J / w[None, None, :])
+        J = J / w[None, None, :]
+        J[~np.isfinite(J)] = 0.0          # where f has no value: no preferred direction
+        _, _, vt = np.linalg.svd(J)
     top = vt[:, 0, :] / w[None, :]
     V = np.concatenate([V, top[:, None, :]], axis=1)
     n, m, _ = V.shape
@@ -94,12 +102,9 @@ def _pairs(mech, rng, effort):
     return Xr, Xp
 
 
-def _outputs(mech, X, Xp, rng):
+def _outputs(cs, csp, k, rng):
     """Candidate outputs per pair: (n, q, k)."""
-    F, Fp = mech.query.f_np(X), mech.query.f_np(Xp)
-    b = mech.bound.B_np(X) / float(mech.eta)
-    bp = mech.bound.B_np(Xp) / float(mech.eta)
-    k = mech.k
+    (F, b), (Fp, bp) = cs, csp
     shift = Fp - F
     with np.errstate(all="ignore"):
         u = shift / np.linalg.norm(shift, axis=1, keepdims=True)
@@ -156,13 +161,12 @@ def audit_vector(mech, seed=0, effort="standard"):
     """(witness dict or None, epsilon_lower mpf or None, stats): the best verified triple."""
     rng = np.random.default_rng(seed)
     X, Xp = _pairs(mech, rng, effort)
-    Y = _outputs(mech, X, Xp, rng)
+    cs, csp = centre_scale_np(mech, X), centre_scale_np(mech, Xp)
+    Y = _outputs(cs, csp, mech.k, rng)
     n, q, k = Y.shape
-    flatY = Y.reshape(n * q, k)
     with np.errstate(all="ignore"):
-        lx = log_density_np(mech, flatY, np.repeat(X, q, axis=0))
-        lxp = log_density_np(mech, flatY, np.repeat(Xp, q, axis=0))
-        rate = ((lx - lxp) / np.repeat(mech.dist_np(X, Xp), q)).reshape(n, q)
+        rate = ((log_density_np(mech, Y, X, cs) - log_density_np(mech, Y, Xp, csp))
+                / mech.dist_np(X, Xp)[:, None])
     rate[~np.isfinite(rate)] = -np.inf
     # per pair the first output (nearest the centre along each direction) within 1e-9 of its best
     top = rate.max(axis=1, keepdims=True)

@@ -23,6 +23,7 @@ from ..audit.vector import audit_vector
 from ..kernel import certificate as kc
 from ..kernel import numbers
 from ..kernel.decide import Evidence, decide
+from ..model.usercode import user_code_checks
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result
 from . import handoff
 from .family_sup import enclose_rate
@@ -156,6 +157,10 @@ def propose(mech, seed=0) -> list:
 def certify_vector(mech, epsilon_lower=None):
     """(Verified or None, checks, epsilon_upper, certificate JSON or None)."""
     checks, rejected = [], []
+    if mech.query.expr is None:
+        checks.append(Check("certificate.rate", UNKNOWN, "none", "a python query with output.dim > 1 is not "
+                            "traced into a formula, so no certificate is built (the audit can still refute)"))
+        return None, checks, None, None
     eps = sp.sympify(mech.epsilon)
     rate_check, cert_json = None, None
     for regions in propose(mech, seed=mech.spec.audit.seed):
@@ -227,7 +232,14 @@ def check_vector(spec, mech, seed, effort, t0) -> Result:
     with mpmath.workdps(100):
         inconsistent = (within and eps_lower is not None
                         and numbers.le(eps_lower * (1 - mpmath.mpf(10) ** -30), upper) is False)
-    ev = Evidence(witness=witness is not None, witness_exact=witness is not None and mech.exact_model,
+    users = [c.user for c in mech.query.components if c.user is not None]
+    exact = witness is not None and mech.exact_model and all(
+        u.exact_at([float(v) for v in witness[key]]) for u in users for key in ("x", "x_prime"))
+    found = {c.detail: c for c in user_code_checks(users)}      # the k components call one function
+    cert_checks = list(cert_checks) + list(found.values())
+    if witness is not None and not exact:
+        info["approximate_witness"] = witness
+    ev = Evidence(witness=witness is not None, witness_exact=exact,
                   within_claim=within,
                   certificate_checks=tuple(c.status for c in cert_checks), verified=verified,
                   inconsistent=inconsistent)
@@ -238,5 +250,8 @@ def check_vector(spec, mech, seed, effort, t0) -> Result:
                           "constant or piecewise B have a route (docs/certificate.md)")
     info["seconds"] = round(time.perf_counter() - t0, 3)
     claim = {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta), "metric": mech.metric.label}
+    if witness is not None and not exact:
+        audit_checks = [Check(c.id, UNKNOWN, c.method, c.detail + " (on an approximate model: evidence only)",
+                              c.evidence) for c in audit_checks]
     return Result(spec.name, spec.path, spec.sha256, decision.verdict, claim, eps_lower, upper,
                   witness if decision.verdict == REFUTED else None, audit_checks + cert_checks, info, decision)

@@ -141,7 +141,7 @@ def exact_decimal(v: float) -> str:
 def build_mechanism(spec: Spec) -> Mechanism:
     base = str(Path(spec.path).resolve().parent)
     k = spec.output_dim
-    query = build_query(spec.query, spec.dim, base) if k == 1 else build_vector_query(spec.query, spec.dim, k)
+    query = build_query(spec.query, spec.dim, base) if k == 1 else build_vector_query(spec.query, spec.dim, k, base)
     bound = build_bound(spec.bound, query, spec.dim, base, spec.audit.effort, Metric.of(spec))
     family = make_family(spec.noise.family, k, **spec.noise.shape)
     return Mechanism(spec, query, bound, family)

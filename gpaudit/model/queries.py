@@ -43,6 +43,7 @@ class Query:
     numeric: bool = False           # True when f is only known as a float64 program (no exact model)
     user: UserFn | None = None      # kind python: the callable as the audit calls it
     trace: object = None            # python kind: the Traced formula, or the TraceStop (model.trace)
+    components: list = field(default_factory=list)  # output.dim k > 1: the k scalar component queries
 
 
 # A built-in query gives (f, landmarks, scale, Lipschitz constant); `to_float` makes the float landmarks
@@ -224,11 +225,49 @@ def user_note(u: UserFn) -> str:
                                 "verdict uses)" if u.exact else "a float64 program (no exact model)")
 
 
-def build_vector_query(qs: QuerySpec, dim: int, k: int) -> Query:
+def _component(fn, j: int, k: int):
+    """The j-th value of a python query returning a sequence of k numbers; another length raises
+    (in the user's call, so it is a user-code finding like any exception there)."""
+    def comp(x, **kwargs):
+        out = fn(x, **kwargs)
+        if isinstance(out, (str, bytes)) or not hasattr(out, "__len__") or len(out) != k:
+            got = f"{len(out)} values" if hasattr(out, "__len__") else type(out).__name__
+            raise ValueError(f"returned {got}, output.dim is {k}")
+        return out[j]
+    return comp
+
+
+def _python_vector(qs: QuerySpec, dim: int, k: int, base) -> list:
+    """The k components of a python query as scalar python queries (never traced: the certificate
+    of k > 1 needs the formula, so such a query is audited, and unknown unless refuted)."""
+    F = qs.fields
+    marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
+    scale = float(F.get("scale", 1))
+    try:
+        fn = load_callable(F["callable"], base)
+    except FieldError as err:
+        raise FieldError(err.problem, "query.callable") from None
+    comps = []
+    for j in range(k):
+        u = UserFn(_component(fn, j, k), "f", F["callable"], dict(F.get("args") or {}), bool(F.get("scalar")))
+        points = probe_points(dim, marks, scale)
+        u.exact = takes_mpmath(u, points)
+        u.probe(points)
+        comps.append(Query("python", dim, input_symbols(dim), None, python_numpy(u), u.call_mp, u.call_float,
+                           landmarks=marks, scale=scale, note=user_note(u), numeric=not u.exact, user=u))
+    return comps
+
+
+def build_vector_query(qs: QuerySpec, dim: int, k: int, base: str | None = None) -> Query:
     """A query f : R^d -> R^k (output.dim k > 1): expr is the tuple of its k components, each a
-    scalar piecewise formula over the same conditions; f_np maps (n, d) -> (n, k), f_mp a point to
-    a list of k mpf."""
+    scalar piecewise formula over the same conditions (None for a python query); f_np maps (n, d)
+    -> (n, k), f_mp a point to a list of k mpf."""
     syms = input_symbols(dim)
+    if qs.kind == "python":
+        comps = _python_vector(qs, dim, k, base)
+        return Query("python", dim, syms, None, _stacked_np(comps), lambda x: [c.f_mp(x) for c in comps], None,
+                     comps[0].landmarks, comps[0].scale, note=comps[0].note, fields={"k": k},
+                     numeric=any(c.numeric for c in comps), user=comps[0].user, components=comps)
     if qs.kind == "identity":
         pieces = (Piece(sp.true, sp.Tuple(*syms)),)
     else:
@@ -236,13 +275,14 @@ def build_vector_query(qs: QuerySpec, dim: int, k: int) -> Query:
     comps = [build_query(QuerySpec("piecewise", {}, tuple(Piece(p.where, p.value[j]) for p in pieces)), dim)
              for j in range(k)]
     expr = tuple(c.expr for c in comps)
+    return Query(qs.kind, dim, syms, expr, _stacked_np(comps), lambda x: [c.f_mp(x) for c in comps], None,
+                 comps[0].landmarks, 1.0, None, fields={"k": k}, components=comps)
 
+
+def _stacked_np(comps):
     def f_np(X):
         return np.stack([np.broadcast_to(c.f_np(X), (np.atleast_2d(X).shape[0],)) for c in comps], axis=1)
-
-    def f_mp(x):
-        return [c.f_mp(x) for c in comps]
-    return Query(qs.kind, dim, syms, expr, f_np, f_mp, None, comps[0].landmarks, 1.0, None, fields={"k": k})
+    return f_np
 
 
 def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:

@@ -32,7 +32,7 @@ QUERY_FIELDS = {
     "python": ({"callable"}, {"args", "landmarks", "scale", "tolerance"}, None),
     "identity": (set(), set(), None),
 }
-VECTOR_QUERIES = ("identity", "piecewise")     # the query kinds with output.dim k > 1
+VECTOR_QUERIES = ("identity", "piecewise", "python")     # the query kinds with output.dim k > 1
 RADIAL_FAMILIES = ("laplace", "gaussian", "student_t")  # the noise families with output.dim k > 1
 BOUND_KINDS = {"smooth_sensitivity": set(), "constant": {"value"}, "piecewise": {"pieces"},
                "python": {"callable"}, "derived": set()}
