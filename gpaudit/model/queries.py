@@ -204,11 +204,25 @@ def user_fn(fields: dict, name: str, dim: int, base, field: str, landmarks=(), s
         fn = load_callable(fields["callable"], base)
     except FieldError as err:
         raise FieldError(err.problem, field) from None
-    u = UserFn(fn, name, fields["callable"], dict(fields.get("args") or {}), bool(fields.get("scalar")))
+    return _classified(UserFn(fn, name, fields["callable"], dict(fields.get("args") or {}), bool(fields.get("scalar"))),
+                       dim, landmarks, scale)
+
+
+def _classified(u: UserFn, dim, landmarks, scale) -> UserFn:
     points = probe_points(dim, landmarks, scale)
     u.exact = takes_mpmath(u, points)
     u.probe(points)
     return u
+
+
+def _python_query(F: dict, dim: int, base):
+    """(the callable, its landmarks, its scale) of a python query."""
+    marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
+    try:
+        fn = load_callable(F["callable"], base)
+    except FieldError as err:
+        raise FieldError(err.problem, "query.callable") from None
+    return fn, marks, float(F.get("scale", 1))
 
 
 def python_numpy(u: UserFn):
@@ -241,18 +255,11 @@ def _python_vector(qs: QuerySpec, dim: int, k: int, base) -> list:
     """The k components of a python query as scalar python queries (never traced: the certificate
     of k > 1 needs the formula, so such a query is audited, and unknown unless refuted)."""
     F = qs.fields
-    marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
-    scale = float(F.get("scale", 1))
-    try:
-        fn = load_callable(F["callable"], base)
-    except FieldError as err:
-        raise FieldError(err.problem, "query.callable") from None
+    fn, marks, scale = _python_query(F, dim, base)
     comps = []
     for j in range(k):
-        u = UserFn(_component(fn, j, k), "f", F["callable"], dict(F.get("args") or {}), bool(F.get("scalar")))
-        points = probe_points(dim, marks, scale)
-        u.exact = takes_mpmath(u, points)
-        u.probe(points)
+        u = _classified(UserFn(_component(fn, j, k), "f", F["callable"], dict(F.get("args") or {}),
+                               bool(F.get("scalar"))), dim, marks, scale)
         comps.append(Query("python", dim, input_symbols(dim), None, python_numpy(u), u.call_mp, u.call_float,
                            landmarks=marks, scale=scale, note=user_note(u), numeric=not u.exact, user=u))
     return comps
@@ -289,12 +296,7 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
     syms = input_symbols(dim)
     k, F = qs.kind, qs.fields
     if k == "python":
-        marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
-        scale = float(F.get("scale", 1))
-        try:
-            fn = load_callable(F["callable"], base)
-        except FieldError as err:
-            raise FieldError(err.problem, "query.callable") from None
+        fn, marks, scale = _python_query(F, dim, base)
         pieces, traced = traced_pieces(fn, dim, F.get("args"), bool(F.get("scalar")))
         if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
             q = build_query(QuerySpec("piecewise", {}, pieces), dim, base)
