@@ -260,3 +260,12 @@ def test_python_query_returning_a_vector(tmp_path, fn, a, verdict):
     if fn == "short":
         user = [c for c in rep["checks"] if c["id"] == "user_code"]
         assert user and "output.dim is 2" in user[0]["detail"]
+
+
+def test_prove_skips_and_calibrate_refuses_vector_outputs(tmp_path, capsys):
+    path = _yaml(tmp_path, "pl")
+    assert main(["prove", str(path), "--out", str(tmp_path / "proofs")]) == 0
+    assert "skipped" in capsys.readouterr().out and not (tmp_path / "proofs" / "pl").exists()
+    assert main(["calibrate", str(path), "--epsilon", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "output.dim" in err[0]
