@@ -269,3 +269,23 @@ def test_prove_skips_and_calibrate_refuses_vector_outputs(tmp_path, capsys):
     assert main(["calibrate", str(path), "--epsilon", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "output.dim" in err[0]
+
+
+@pytest.mark.parametrize("query,dim,k,family,eps_true", [
+    # ||A||_2 from numpy's SVD (independent of gpaudit's eigenvalues), times eta sup |psi| / B
+    ("[x1 + 2*x2, 3*x3 - x1, x2 + x3]", 3, 3, "laplace", None),
+    ("[x1 + 2*x2 + x3, 3*x3 - x1]", 3, 2, "student_t, nu: 2", None),
+])
+def test_linear_maps_with_irrational_operator_norms(tmp_path, query, dim, k, family, eps_true):
+    import numpy as np
+    A = np.array([[float(sp.sympify(e).coeff(s)) for s in sp.symbols("x1 x2 x3")]
+                  for e in query.strip("[]").split(",")])
+    sup_psi = 1.0 if family == "laplace" else (2 + k) / (2 * np.sqrt(2))   # nu = 2: (nu + k) / (2 sqrt(nu))
+    truth = np.linalg.norm(A, 2) / 4 * 0.5 * sup_psi
+    q = f"{{kind: piecewise, pieces: [{{value: {query}}}]}}"
+    above, below = f"{truth * 1.01:.6f}", f"{truth * 0.99:.6f}"
+    code, rep = _check(tmp_path, _yaml(tmp_path, "up", dim=dim, k=k, query=q, bound="4", family=family, eps=above))
+    assert code == 0 and rep["verdict"] == "certified"
+    assert mp.mpf(rep["epsilon_upper"]) >= truth * (1 - 1e-9)
+    code, rep = _check(tmp_path, _yaml(tmp_path, "down", dim=dim, k=k, query=q, bound="4", family=family, eps=below))
+    assert code == 1 and rep["verdict"] == "refuted"

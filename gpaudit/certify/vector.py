@@ -111,7 +111,17 @@ def _constants(mech, fvals, B, rng):
     weights = [sp.sympify(w) for w in m.w_exact]
     constant = not any(e.free_symbols for row in J for e in row) and not sp.sympify(B).free_symbols
     if constant:
-        return sp.nsimplify(_op_norm_exact(J, m.kind, weights) / B), sp.Integer(0)
+        try:        # exact where sympy orders the eigenvalues (a cubic's roots may not be comparable)
+            exact = sp.nsimplify(_op_norm_exact(J, m.kind, weights) / B)
+        except (ValueError, TypeError):
+            exact = None
+        if exact is not None and sp.nsimplify(exact**2).is_Rational:      # z3 decides a rational square fast
+            return [exact], [sp.Integer(0)]
+        value = float(exact) if exact is not None else None
+        if value is None:
+            A = np.array(sp.Matrix(J) * sp.diag(*[1 / w for w in weights]), dtype=float)
+            value = float(np.linalg.norm(A, 2) / float(B)) if m.kind == "l2" else float("inf")
+        return _short(value), [sp.Integer(0)]
     Jf = sp.lambdify(syms, sp.Matrix(J), "numpy")
     Bf = sp.lambdify(syms, B, "numpy")
     gl = sp.lambdify(syms, [sp.diff(sp.log(B), s) for s in syms], "numpy")
@@ -141,13 +151,13 @@ def propose(mech, seed=0) -> list:
                                                           enumerate(_pieces(mech.bound.expr), 1)):
         conds = fc + bc
         got = _constants(mech, fv, bv, rng)
-        if callable(got[0]):
+        if callable(got[0]):     # sampled suprema
             a = _short(_sampled_sup(got[0], conds, mech.query.symbols, rng))
             c = _short(_sampled_sup(got[1], conds, mech.query.symbols, rng))
             if not a or not c:
                 return []
         else:
-            a, c = [got[0]], [got[1]]
+            a, c = got
         parts.append((f"f{i}.B{j}", conds, fv, bv, a, c))
     return [[kc.Region(label, conds, (kc.Alternative((), fv, bv),), a[min(n, len(a) - 1)], c[min(n, len(c) - 1)])
              for label, conds, fv, bv, a, c in parts]
