@@ -289,3 +289,13 @@ def test_linear_maps_with_irrational_operator_norms(tmp_path, query, dim, k, fam
     assert mp.mpf(rep["epsilon_upper"]) >= truth * (1 - 1e-9)
     code, rep = _check(tmp_path, _yaml(tmp_path, "down", dim=dim, k=k, query=q, bound="4", family=family, eps=below))
     assert code == 1 and rep["verdict"] == "refuted"
+
+
+def test_verify_rechecks_a_vector_certificate(tmp_path):
+    path = _yaml(tmp_path, "pl-verify")
+    code, rep = _check(tmp_path, path)
+    assert code == 0 and isinstance(rep["certificate"]["regions"][0]["alternatives"][0]["f"], list)
+    assert main(["verify", str(tmp_path / "pl-verify.json")]) == 0
+    rep["certificate"]["regions"][0]["a"] = "9/10"      # below the operator norm 1: rejected
+    (tmp_path / "bad.json").write_text(json.dumps(rep))
+    assert main(["verify", str(tmp_path / "bad.json")]) != 0
