@@ -64,6 +64,9 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         raise ConfigError(spec.path, err.field, err.problem) from None
     seed = spec.audit.seed if seed is None else seed
     effort = effort or spec.audit.effort
+    if spec.output_dim > 1:              # vector outputs: the audit in R^k, the k-dim certificate
+        from .certify.vector import check_vector
+        return check_vector(spec, mech, seed, effort, t0)
     # the proof stage reads only the mechanism: where a core is free, a copy of this process runs
     # it during the audit (certify.beside; the outcome is the same either way)
     with ProofBeside(mech) as beside:

@@ -756,6 +756,10 @@ def cmd_calibrate(args) -> int:
     except ConfigError as err:
         print(f"gpaudit: error: {err.line()}", file=sys.stderr)
         return CONFIG_ERROR_EXIT
+    if spec.output_dim > 1:
+        print(f"gpaudit: error: {args.file}: output.dim: calibrate covers output.dim 1, got {spec.output_dim}",
+              file=sys.stderr)
+        return CONFIG_ERROR_EXIT
     eps = args.epsilon  # a positive finite number: checked by argparse (positive_number)
     inputs = args.at    # finite points: checked by argparse (finite_point); their dimension here
     if inputs and any(len(p) != spec.dim for p in inputs):

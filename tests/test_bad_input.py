@@ -57,6 +57,23 @@ claim:
 """
 
 
+VECTOR = """\
+gpaudit: 1
+name: planar
+input: {dim: 2}
+output: {dim: 2}
+query: {kind: identity}
+bound: {kind: constant, value: 1, growth: exponential, gamma: 0}
+noise: {family: laplace, eta: 1}
+claim: {epsilon: 1}
+"""
+
+
+def vedit(old, new):
+    assert old in VECTOR, old
+    return VECTOR.replace(old, new)
+
+
 def sedit(old, new):
     assert old in SMOOTHED, old
     return SMOOTHED.replace(old, new)
@@ -135,6 +152,24 @@ CORPUS = [
     ("expr-too-long", edit("gamma: eps/9", "gamma: '" + "(" * 6000 + "1" + ")" * 6000 + "'"), "params.gamma"),
     ("audit-effort", GOOD + "audit:\n  effort: extreme\n", "audit.effort"),
     ("audit-seed", GOOD + "audit:\n  seed: -3\n", "audit.seed"),
+    # output.dim k > 1 (vector outputs)
+    ("output-dim-zero", vedit("output: {dim: 2}", "output: {dim: 0}"), "output.dim"),
+    ("output-dim-string", vedit("output: {dim: 2}", "output: {dim: two}"), "output.dim"),
+    ("output-unknown-field", vedit("output: {dim: 2}", "output: {dim: 2, norm: l1}"), "output.norm"),
+    ("identity-dim-mismatch", vedit("output: {dim: 2}", "output: {dim: 3}"), "query.kind"),
+    ("identity-scalar-input", vedit("input: {dim: 2}", "input: {dim: 1}"), "query.kind"),
+    ("vector-scalar-kind", vedit("query: {kind: identity}", "query: {kind: gaussian_kde, t: [0, 0], h: 1}"),
+     "query.kind"),
+    ("vector-value-length", vedit("query: {kind: identity}", "query: {kind: piecewise, pieces: [{value: [x1]}]}"),
+     "query.pieces[0].value"),
+    ("vector-value-scalar", vedit("query: {kind: identity}", "query: {kind: piecewise, pieces: [{value: x1}]}"),
+     "query.pieces[0].value"),
+    ("vector-value-unknown-var", vedit("query: {kind: identity}",
+                                       "query: {kind: piecewise, pieces: [{value: [x1, y]}]}"),
+     "query.pieces[0].value[1]"),
+    ("vector-family-not-radial", vedit("family: laplace", "family: gen_cauchy, p: 4"), "noise.family"),
+    ("vector-bound-smooth-sensitivity", vedit("kind: constant, value: 1,", "kind: smooth_sensitivity,"), "bound.kind"),
+    ("vector-nu-zero", vedit("family: laplace", "family: student_t, nu: 0"), "noise.nu"),
     # notion: smoothed_dp | dp (gpaudit/smoothed)
     ("sdp-unknown-notion", sedit("notion: smoothed_dp", "notion: renyi"), "notion"),
     ("sdp-unknown-top", SMOOTHED + "noise: {}\n", "noise"),

@@ -84,6 +84,11 @@ REFERENCE = {  # name -> (f, B, eta, log-density, epsilon)
     "laud-derived-exp-rate-above-gamma": (lambda x: mp.fsum(mp.exp(v) for v in x),
                                           lambda x: max(mp.exp(v) for v in x),
                                           LAUD_B_BETA, lambda u: ind.gen_cauchy_logpdf(u, 4), 1, "l1"),
+    # output.dim 2: (f, B, eta, ln of the radial density c_2 h(r), epsilon); y is a list
+    "planar-laplace-smaller-epsilon": (lambda x: list(x), lambda x: 1, mp.mpf(1) / 10,
+                                       lambda r: -r - mp.log(2 * mp.pi), mp.mpf(9) / 100),
+    "linear-map-max-entry": (lambda x: [2 * x[0] + x[1], x[0] + 2 * x[1]], lambda x: 2, mp.mpf(1) / 2,
+                             lambda r: -r - mp.log(2 * mp.pi), mp.mpf(1) / 2),
     "broken-laud-thm4-beta-below-smoothness": (lambda x: ind.sigmoid_count(x, mp.mpf(1) / 2),
                                                lambda x: ind.sigmoid_slope_max(x, mp.mpf(1) / 2),
                                                LAUD_B_THM4, ind.laplace_logpdf, 1, "l1"),
@@ -136,6 +141,17 @@ def test_broken_variant_refuted_with_independently_verified_witness(reports, pat
         assert abs(hs - mp.mpf(w["hockey_stick"])) < mp.mpf(10) ** -20
         return
     dim = len(w["x"])
+    if isinstance(w["y"], list):   # output.dim k: the radial density at ||y - f(x)||_2 / b
+        x, xp, y = ([mp.mpf(c) for c in w[key]] for key in ("x", "x_prime", "y"))
+        k = len(y)
+
+        def logp(z):
+            b = B(z) / eta
+            return logh(mp.sqrt(mp.fsum((a - c) ** 2 for a, c in zip(y, f(z)))) / b) - k * mp.log(b)
+        lr = logp(x) - logp(xp)
+        assert lr > eps * ind.distance(x, xp, *metric), lr
+        assert abs(lr - mp.mpf(w["log_ratio"])) < mp.mpf(10) ** -20 * max(1, abs(lr))
+        return
     conv = (lambda v: mp.mpf(v[0])) if dim == 1 else (lambda v: tuple(mp.mpf(c) for c in v))
     x, xp, y = conv(w["x"]), conv(w["x_prime"]), mp.mpf(w["y"])
     lr = ind.log_ratio(f, B, eta, logh, x, xp, y)

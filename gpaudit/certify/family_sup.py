@@ -5,6 +5,8 @@ M(x) = f(x) + (B(x)/eta) Z has privacy-loss rate at most
 
     R = sup_u g(u),    g(u) = eta a |psi(u)| + c |1 + u psi(u)|,
 
+(for a radial family in R^k, output.dim k: c |k + u psi(u)|, u the radius),
+
 psi = h'/h the score of Z (docs/certificate.md). ``enclose_rate``
 encloses R with python-flint arb: ``lower`` is attained (g at an explicit u_star) and ``upper``
 is a guaranteed bound; NaN or infinity never becomes a finite ``upper`` (fail closed).
@@ -153,6 +155,8 @@ class _Objective:
         self.family = family
         self.eta, self.gamma = eta, gamma
         self.eta_zero, self.gamma_zero = eta_zero, gamma_zero
+        # a radial family in R^k: the smooth term is gamma |k + u psi(u)| = gamma |(1 + u psi) + (k - 1)|
+        self.shift = int(getattr(family, "k", 1)) - 1
 
     def _combine(self, a, c, sigma=None):
         """eta a + gamma |c| (sigma None) or eta a + sigma gamma c; zero weights drop out."""
@@ -164,6 +168,10 @@ class _Objective:
         return out if not isinstance(out, int) else arb(0)
 
     def parts(self, x, chart: _Chart):
+        a, c = self._parts(x, chart)
+        return a, (c + self.shift if self.shift else c)
+
+    def _parts(self, x, chart: _Chart):
         if chart.tail:
             return self.family.score_parts_tail(x)
         if chart.piece is None:
@@ -174,7 +182,7 @@ class _Objective:
     def at_u(self, u: arb) -> arb:
         """g at an explicit u through the family's public ``score_arb``."""
         psi = self.family.score_arb(u)
-        return self._combine(abs(psi), 1 + u * psi)
+        return self._combine(abs(psi), 1 + self.shift + u * psi)
 
     def box_upper(self, X: arb, chart: _Chart):
         """Rigorous upper end of g over the ball X (Fraction or +inf)."""

@@ -34,7 +34,7 @@ def problem(mech) -> kc.Problem:
         return e.replace(lambda t: type(t).__name__ == "log1p", lambda t: sp.log(1 + t.args[0]))
     dens = fam.density
     return kc.Problem(
-        syms=tuple(input_symbols(spec.dim)), f=mech.query.expr, B=mech.bound.expr,
+        syms=tuple(input_symbols(spec.dim)), f=mech.query.expr, B=mech.bound.expr, k=spec.output_dim,
         metric=mech.metric.kind, weights=tuple(sp.sympify(w) for w in mech.metric.w_exact),
         family=fam.name, log_density=tuple(exact_shape(p) for p in dens.pieces),
         breaks=tuple(exact_shape(b) for b in dens.breaks),
@@ -179,7 +179,8 @@ def text(e) -> str:
 
 def to_json(cert: kc.Certificate) -> dict:
     def alt(a):
-        return {"conditions": [text(c) for c in a.conds], "f": text(a.f), "B": None if a.B is None else text(a.B)}
+        return {"conditions": [text(c) for c in a.conds], "f": [text(fj) for fj in a.f] if isinstance(a.f, tuple) else text(a.f),
+                "B": None if a.B is None else text(a.B)}
     return {
         "format": FORMAT, "route": cert.route, "delta_route": cert.delta_route,
         "epsilon_upper": None if cert.epsilon_upper is None else text(cert.epsilon_upper),
@@ -223,7 +224,8 @@ def from_json(data, dim: int) -> kc.Certificate:
         at = f"regions[{i}]"
         try:
             alts = tuple(kc.Alternative(tuple(expr(c, f"{at}.alternatives[{k}].conditions", True) for c in a["conditions"]),
-                                        expr(a["f"], f"{at}.alternatives[{k}].f"),
+                                        tuple(expr(fj, f"{at}.alternatives[{k}].f[{j}]") for j, fj in enumerate(a["f"]))
+                                        if isinstance(a["f"], list) else expr(a["f"], f"{at}.alternatives[{k}].f"),
                                         None if a.get("B") is None else expr(a["B"], f"{at}.alternatives[{k}].B"))
                          for k, a in enumerate(r["alternatives"]))
             regions.append(kc.Region(str(r["label"]), tuple(expr(c, f"{at}.conditions", True) for c in r["conditions"]),

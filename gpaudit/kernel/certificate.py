@@ -21,7 +21,8 @@ Route `regions` (B a formula), per region R with alternatives (C_k, f_k, B_k):
   continuous[Fi|Fj] pieces i and j agree where those closed sets meet: the closures are finitely
                     many closed sets covering R^d, so F is continuous on R^d (pasting lemma)
   B_positive[R]     on R, B_k > 0 for an alternative active there
-  cover[R]          on R, ||grad f_k||_* <= a_R B_k for an alternative active there
+  cover[R]          on R, ||grad f_k||_* <= a_R B_k for an alternative active there (output.dim
+                    k > 1: f = (f1..fk) and the operator norm ||J f_k||_{metric -> l2} <= a_R B_k)
   smooth[R]         on R, ||grad ln B_k||_* <= c_R for an alternative active there
   two_point_*       Definition 8 for all pairs (only linear growth with delta > 0 or Lambda < inf)
 
@@ -29,7 +30,8 @@ Route `lemma_3_1` (B = B* of Definition 9): agrees for f; lipschitz[R] |grad f_k
 strictly inside a region where grad f_k(z) != 0 (exactly), so B* > 0; then a = 1, c = gamma.
 
 Rate: pure claims: for every region and every piece of the score,
-  eta a_R |psi(u)| + c_R |1 + u psi(u)| <= E  for u >= 0 (z3, the score derived here from ln h),
+  eta a_R |psi(u)| + c_R |k + u psi(u)| <= E  for u >= 0 (z3, the score derived here from ln h;
+  k the output dimension, the radial density c_k h(||z||_2)),
 and E <= epsilon exactly.  delta > 0: Lemma 3.6 or Laud et al.'s Theorem 4, their hypotheses and
 their closed forms compared exactly (docs/certificate.md derives each); or, for B a constant
 (fixed-scale Laplace or Gaussian noise), `exact_profile`: the exact hockey-stick divergence of the
@@ -70,6 +72,7 @@ class Problem:
     epsilon: sp.Expr
     delta: sp.Expr
     bound_kind: str
+    k: int = 1                        # output.dim; for k > 1, f and each Alternative.f are k-tuples
 
 
 @dataclass(frozen=True)
@@ -480,7 +483,7 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
                 piece_of[name] = value
         for k, a in enumerate(r.alts, 1):
             for name, F in funcs:
-                Fk = a.f if name == "f" else a.B
+                Fk = a.B if name == "B" else a.f if name == "f" else a.f[int(name[1:]) - 1]
                 if Fk is None or Fk.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs):
                     run.exact(f"agrees[{r.label}.{k}.{name}]", False, "the alternative's formula is not smooth")
                     continue
@@ -580,7 +583,13 @@ def _local(run: _Run, P: Problem, cert: Certificate):
                   f"a = {r.a}, c = {r.c} >= 0")
         run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: a.B > 0))
         R = run.roots
-        if P.metric == "l2" and all(w == 1 for w in P.weights):     # the Euclidean norm: by inner products
+        if P.k > 1:
+            def cover(a):
+                return _op_le(P, [_grads(fj, P.syms, R) for fj in a.f], r.a * R.atomize(a.B), R, r.alts.index(a))
+
+            def smooth(a):
+                return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
+        elif P.metric == "l2" and all(w == 1 for w in P.weights):     # the Euclidean norm: by inner products
             def cover(a):
                 return R.norm_sq(R.atomize(a.f), P.syms) <= r.a**2 * R.atomize(a.B)**2
 
@@ -595,6 +604,18 @@ def _local(run: _Run, P: Problem, cert: Certificate):
                 return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
         run.need(f"cover[{r.label}]", _some_alt(r, cover))
         run.need(f"smooth[{r.label}]", _some_alt(r, smooth))
+
+
+def _op_le(P: Problem, J, bound, roots, tag):
+    """||J||_{m -> 2} <= bound (bound >= 0): ||J v||_2^2 <= bound^2 for every v in the unit ball of
+    the input metric m, with fresh variables v (one set per alternative `tag`: under the negation
+    each alternative may fail at its own v), so that the statement stays quantifier-free."""
+    v = [sp.Symbol(f"v{tag}_{i}", real=True) for i in range(len(P.syms))]
+    ball = {"l2": sp.Add(*[(w * vi)**2 for vi, w in zip(v, P.weights)]) <= 1,
+            "l1": sp.Add(*[w * sp.Abs(vi) for vi, w in zip(v, P.weights)]) <= 1,
+            "linf": sp.And(*[w * sp.Abs(vi) <= 1 for vi, w in zip(v, P.weights)])}[P.metric]
+    Jv = sp.Add(*[sp.Add(*[g * vi for g, vi in zip(row, v)])**2 for row in J])
+    return sp.Or(sp.Not(ball), roots.reduce(Jv) <= bound**2)
 
 
 def _dist(P: Problem, xs, ys):
@@ -621,7 +642,9 @@ def _two_point(run: _Run, P: Problem):
     scope = [d > 0] + ([d <= P.Lambda] if P.Lambda != sp.oo else [])
     has = sp.And(_has_value(P.f), _has_value(P.B))
     dom = sp.And(has, has.xreplace(sub))
-    run.need("two_point_cover", sp.And(*scope, dom, sp.Abs(P.f - P.f.xreplace(sub)) > P.B * d))
+    fs = P.f if P.k > 1 else (P.f,)
+    jump = sp.Add(*[(fj - fj.xreplace(sub))**2 for fj in fs])
+    run.need("two_point_cover", sp.And(*scope, dom, jump > (P.B * d)**2))
     run.need("two_point_smooth", sp.And(*scope, dom, P.B > (1 + P.gamma * d) * P.B.xreplace(sub)))
 
 
@@ -697,7 +720,7 @@ def _distinct_constants(regions):
 
 def _rate_le(run: _Run, P: Problem, r: Region, E):
     for k, (lo, hi, s) in enumerate(score_pieces(P)):
-        g = P.eta * r.a * s + r.c * sp.Abs(1 - U * s)
+        g = P.eta * r.a * s + r.c * sp.Abs(P.k - U * s)
         where = [U >= lo] + ([U < hi] if hi != sp.oo else [])
         run.need(f"rate[{r.label}, piece {k + 1}]", sp.And(*where, g > E))
 
@@ -705,7 +728,7 @@ def _rate_le(run: _Run, P: Problem, r: Region, E):
 def _delta_route(run: _Run, P: Problem, cert: Certificate):
     eps, delta, lam = P.epsilon, P.delta, P.Lambda
     if cert.delta_route == "lemma_3_6":
-        run.exact("lemma_3_6.hypotheses", P.family == "laplace" and P.growth == "linear"
+        run.exact("lemma_3_6.hypotheses", P.family == "laplace" and P.k == 1 and P.growth == "linear"
                   and P.bound_kind == "smooth_sensitivity" and two_point_needed(P),
                   "Laplace noise, linear growth, the smooth sensitivity, Definition 8 proved")
         bound = P.eta + P.gamma * sp.Max(1, sp.log(1 / delta))
@@ -715,7 +738,7 @@ def _delta_route(run: _Run, P: Problem, cert: Certificate):
         A = sp.Max(*[r.a for r in cert.regions])
         C = sp.Max(*[r.c for r in cert.regions])
         b = P.eta * A
-        run.exact("laud_theorem_4.hypotheses", P.family == "laplace" and P.growth == "exponential"
+        run.exact("laud_theorem_4.hypotheses", P.family == "laplace" and P.k == 1 and P.growth == "exponential"
                   and lam != sp.oo and numbers.le(C, 0) is False and numbers.le(1, lam * C) is False,
                   "Laplace noise, exponential growth, Lambda finite, beta > 0, Lambda beta < 1")
         if not run.ok:
@@ -752,11 +775,12 @@ def check(P: Problem, cert: Certificate) -> Verified:
     """Derive and decide every obligation of the certificate's route; Verified, or Rejected."""
     run = _Run()
     if cert.route == "regions" and P.B is not None:
-        _regions(run, P, cert, (("f", P.f), ("B", P.B)))
+        fs = (("f", P.f),) if P.k == 1 else tuple((f"f{j + 1}", fj) for j, fj in enumerate(P.f))
+        _regions(run, P, cert, fs + (("B", P.B),))
         _local(run, P, cert)
         if two_point_needed(P):
             _two_point(run, P)
-    elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity":
+    elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity" and P.k == 1:
         _regions(run, P, cert, (("f", P.f),))
         _lemma_31(run, P, cert)
         cert = replace(cert, regions=tuple(replace(r, a=sp.Integer(1), c=P.gamma) for r in cert.regions))

@@ -14,15 +14,18 @@ import dataclasses
 
 from .family_base import (Density, NoiseFamily, S, U, exact_number, float64_overrides, to_arb,  # noqa: F401
                           to_mpf)
-from .family_defs import FAMILIES, Gaussian, GenCauchy, Laplace, PolyPlace, StudentT  # noqa: F401
+from .family_defs import FAMILIES, RADIAL, Gaussian, GenCauchy, Laplace, PolyPlace, StudentT  # noqa: F401
 
 __all__ = ["NoiseFamily", "Density", "Laplace", "GenCauchy", "StudentT", "PolyPlace", "Gaussian",
            "FAMILIES", "make_family", "float64_overrides", "exact_number", "to_arb", "to_mpf", "U", "S"]
 
 
-def make_family(name: str, **params) -> NoiseFamily:
-    """Build a family by its mech.yaml name; ValueError("<field>: <problem>") on bad input."""
-    cls = FAMILIES.get(name)
+def make_family(name: str, dim: int = 1, **params) -> NoiseFamily:
+    """Build a family by its mech.yaml name (the radial family in R^dim for output.dim > 1);
+    ValueError("<field>: <problem>") on bad input."""
+    if dim > 1:
+        params = {**params, "k": dim}
+    cls = FAMILIES.get(name) if dim == 1 else RADIAL.get(name)
     if cls is None:
         raise ValueError(f"family: unknown noise family {name!r} (known: {', '.join(FAMILIES)})")
     known = {f.name: f for f in dataclasses.fields(cls)}

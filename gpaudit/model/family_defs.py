@@ -32,11 +32,12 @@ from sympy import exp, log, loggamma, pi
 from .family_base import Density, NoiseFamily, U, lazy_class_attribute, to_mpf
 from .family_eval import log1p
 
-__all__ = ["Laplace", "GenCauchy", "StudentT", "PolyPlace", "Gaussian", "FAMILIES"]
+__all__ = ["Laplace", "GenCauchy", "StudentT", "PolyPlace", "Gaussian", "FAMILIES", "RADIAL",
+           "RadialLaplace", "RadialGaussian", "RadialStudentT"]
 
 # The shape parameters as symbols (capitalised: a dataclass field of the same name, e.g. GenCauchy's
 # theta with its default 1, would shadow a lower-case name inside the class body).
-P, THETA, NU, ALPHA = sympy.symbols("p theta nu alpha", positive=True)
+P, THETA, NU, ALPHA, K = sympy.symbols("p theta nu alpha k", positive=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,3 +378,115 @@ class PolyPlace(NoiseFamily):
 FAMILIES: dict[str, type[NoiseFamily]] = {
     cls.name: cls for cls in (Laplace, GenCauchy, StudentT, PolyPlace, Gaussian)
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Radial families in R^k (output.dim k > 1): Z has density c_k h(||z||_2), and the methods of a
+# family speak of the radius u = ||z||_2 >= 0 (ln c_k + ln h(u), the score psi = (ln h)', the
+# survival function P(||Z|| > x)).  With S_{k-1} = 2 pi^(k/2) / Gamma(k/2) the area of the unit
+# sphere, c_k = 1 / (S_{k-1} int_0^inf r^(k-1) h(r) dr):
+#   laplace    h = e^-r:                   c_k = Gamma(k/2) / (2 pi^(k/2) Gamma(k))   (1/(2 pi) at k = 2)
+#   gaussian   h = e^(-r^2/2):             c_k = (2 pi)^(-k/2)
+#   student_t  h = (1 + r^2/nu)^-((nu+k)/2): c_k = Gamma((nu+k)/2) / (Gamma(nu/2) (nu pi)^(k/2))
+# At k = 1 each is the one-dimensional family (tests/test_vector.py checks c_k by quadrature).
+
+
+class _Radial(NoiseFamily):
+    """A radial family in R^k (k >= 2): the dimension is the shape parameter k."""
+
+    def check(self):
+        if not (self.k.is_Integer and self.k >= 2):
+            raise ValueError(f"k: must be an integer >= 2, got {self.k}")
+
+    def sample_vectors(self, rng, n) -> np.ndarray:
+        """n draws of Z in R^k: a uniform direction times a radius of the family's radial law."""
+        k = int(self.k)
+        g = rng.standard_normal((n, k))
+        g /= np.linalg.norm(g, axis=1, keepdims=True)
+        return g * self._radius(rng, n, k)[:, None]
+
+    def sample(self, rng, size):
+        return self._radius(rng, size, int(self.k))
+
+
+@dataclass(frozen=True)
+class RadialLaplace(_Radial):
+    """h(r) = e^-r in R^k (planar Laplace at k = 2); the radius is Gamma(k, 1)."""
+
+    k: sympy.Expr
+    name: ClassVar[str] = "laplace"
+    density = lazy_class_attribute(lambda: Density(
+        pieces=(-U,), log_norm=loggamma(K / 2) - log(2) - K / 2 * log(pi) - loggamma(K)))
+
+    def _sf_pos_mp(self, x):
+        return mpmath.gammainc(to_mpf(self.k), x, mpmath.inf, regularized=True)
+
+    def _sf_pos_np(self, x):
+        from scipy import special
+        return special.gammaincc(float(self.k), x)
+
+    def variance_mp(self):      # E||Z||^2 / k
+        return (to_mpf(self.k) + 1)
+
+    def _radius(self, rng, n, k):
+        return rng.standard_gamma(k, n)
+
+
+@dataclass(frozen=True)
+class RadialGaussian(_Radial):
+    """h(r) = e^(-r^2/2) in R^k: the standard normal; the radius is chi with k degrees of freedom."""
+
+    k: sympy.Expr
+    name: ClassVar[str] = "gaussian"
+    density = lazy_class_attribute(lambda: Density(pieces=(-U**2 / 2,), log_norm=-K / 2 * log(2 * pi)))
+
+    def _sf_pos_mp(self, x):
+        return mpmath.gammainc(to_mpf(self.k) / 2, x * x / 2, mpmath.inf, regularized=True)
+
+    def _sf_pos_np(self, x):
+        from scipy import special
+        return special.gammaincc(float(self.k) / 2, x * x / 2)
+
+    def variance_mp(self):
+        return mpmath.mpf(1)
+
+    def _radius(self, rng, n, k):
+        return np.sqrt(rng.chisquare(k, n))
+
+
+@dataclass(frozen=True)
+class RadialStudentT(_Radial):
+    """The multivariate t: h(r) = (1 + r^2/nu)^(-(nu+k)/2) in R^k; ||Z||^2 / k is F(k, nu)."""
+
+    nu: sympy.Expr
+    k: sympy.Expr
+    name: ClassVar[str] = "student_t"
+    density = lazy_class_attribute(lambda: Density(
+        pieces=(-(NU + K) / 2 * log1p(U**2 / NU),),
+        log_norm=loggamma((NU + K) / 2) - loggamma(NU / 2) - K / 2 * log(NU * pi)))
+
+    def check(self):
+        super().check()
+        if not self.nu > 0:
+            raise ValueError(f"nu: must be > 0, got {self.nu}")
+
+    def _sf_pos_mp(self, x):
+        nu_ = to_mpf(self.nu)
+        return mpmath.betainc(nu_ / 2, to_mpf(self.k) / 2, 0, nu_ / (nu_ + x * x), regularized=True)
+
+    def _sf_pos_np(self, x):
+        from scipy import special
+        nu_ = float(self.nu)
+        return special.betainc(nu_ / 2, float(self.k) / 2, nu_ / (nu_ + x * x))
+
+    def variance_mp(self):
+        if not self.nu > 2:
+            return mpmath.inf
+        nu_ = to_mpf(self.nu)
+        return nu_ / (nu_ - 2)
+
+    def _radius(self, rng, n, k):
+        return np.sqrt(rng.chisquare(k, n) / (rng.chisquare(float(self.nu), n) / float(self.nu)))
+
+
+RADIAL: dict[str, type[NoiseFamily]] = {cls.name: cls for cls in (RadialLaplace, RadialGaussian, RadialStudentT)}

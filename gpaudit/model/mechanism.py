@@ -17,7 +17,7 @@ from ..spec.types import Spec
 from .bounds import Bound, build_bound
 from .families import NoiseFamily, make_family
 from .metric import Metric
-from .queries import Query, build_query
+from .queries import Query, build_query, build_vector_query
 
 
 def mp_exact(value) -> mpmath.mpf:
@@ -44,6 +44,11 @@ class Mechanism:
     @property
     def dim(self) -> int:
         return self.spec.dim
+
+    @property
+    def k(self) -> int:
+        """The output dimension (output.dim)."""
+        return self.spec.output_dim
 
     @property
     def eta(self):
@@ -135,7 +140,8 @@ def exact_decimal(v: float) -> str:
 
 def build_mechanism(spec: Spec) -> Mechanism:
     base = str(Path(spec.path).resolve().parent)
-    query = build_query(spec.query, spec.dim, base)
+    k = spec.output_dim
+    query = build_query(spec.query, spec.dim, base) if k == 1 else build_vector_query(spec.query, spec.dim, k, base)
     bound = build_bound(spec.bound, query, spec.dim, base, spec.audit.effort, Metric.of(spec))
-    family = make_family(spec.noise.family, **spec.noise.shape)
+    family = make_family(spec.noise.family, k, **spec.noise.shape)
     return Mechanism(spec, query, bound, family)

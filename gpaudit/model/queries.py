@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import FieldError
-from ..spec.types import QuerySpec, input_symbols
+from ..spec.types import Piece, QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .trace import traced_pieces
 from .usercode import UserFn, probe_points, quiet, takes_mpmath
@@ -43,6 +43,7 @@ class Query:
     numeric: bool = False           # True when f is only known as a float64 program (no exact model)
     user: UserFn | None = None      # kind python: the callable as the audit calls it
     trace: object = None            # python kind: the Traced formula, or the TraceStop (model.trace)
+    components: list = field(default_factory=list)  # output.dim k > 1: the k scalar component queries
 
 
 # A built-in query gives (f, landmarks, scale, Lipschitz constant); `to_float` makes the float landmarks
@@ -203,11 +204,25 @@ def user_fn(fields: dict, name: str, dim: int, base, field: str, landmarks=(), s
         fn = load_callable(fields["callable"], base)
     except FieldError as err:
         raise FieldError(err.problem, field) from None
-    u = UserFn(fn, name, fields["callable"], dict(fields.get("args") or {}), bool(fields.get("scalar")))
+    return _classified(UserFn(fn, name, fields["callable"], dict(fields.get("args") or {}), bool(fields.get("scalar"))),
+                       dim, landmarks, scale)
+
+
+def _classified(u: UserFn, dim, landmarks, scale) -> UserFn:
     points = probe_points(dim, landmarks, scale)
     u.exact = takes_mpmath(u, points)
     u.probe(points)
     return u
+
+
+def _python_query(F: dict, dim: int, base):
+    """(the callable, its landmarks, its scale) of a python query."""
+    marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
+    try:
+        fn = load_callable(F["callable"], base)
+    except FieldError as err:
+        raise FieldError(err.problem, "query.callable") from None
+    return fn, marks, float(F.get("scale", 1))
 
 
 def python_numpy(u: UserFn):
@@ -224,16 +239,64 @@ def user_note(u: UserFn) -> str:
                                 "verdict uses)" if u.exact else "a float64 program (no exact model)")
 
 
+def _component(fn, j: int, k: int):
+    """The j-th value of a python query returning a sequence of k numbers; another length raises
+    (in the user's call, so it is a user-code finding like any exception there)."""
+    def comp(x, **kwargs):
+        out = fn(x, **kwargs)
+        if isinstance(out, (str, bytes)) or not hasattr(out, "__len__") or len(out) != k:
+            got = f"{len(out)} values" if hasattr(out, "__len__") else type(out).__name__
+            raise ValueError(f"returned {got}, output.dim is {k}")
+        return out[j]
+    return comp
+
+
+def _python_vector(qs: QuerySpec, dim: int, k: int, base) -> list:
+    """The k components of a python query as scalar python queries (never traced: the certificate
+    of k > 1 needs the formula, so such a query is audited, and unknown unless refuted)."""
+    F = qs.fields
+    fn, marks, scale = _python_query(F, dim, base)
+    comps = []
+    for j in range(k):
+        u = _classified(UserFn(_component(fn, j, k), "f", F["callable"], dict(F.get("args") or {}),
+                               bool(F.get("scalar"))), dim, marks, scale)
+        comps.append(Query("python", dim, input_symbols(dim), None, python_numpy(u), u.call_mp, u.call_float,
+                           landmarks=marks, scale=scale, note=user_note(u), numeric=not u.exact, user=u))
+    return comps
+
+
+def build_vector_query(qs: QuerySpec, dim: int, k: int, base: str | None = None) -> Query:
+    """A query f : R^d -> R^k (output.dim k > 1): expr is the tuple of its k components, each a
+    scalar piecewise formula over the same conditions (None for a python query); f_np maps (n, d)
+    -> (n, k), f_mp a point to a list of k mpf."""
+    syms = input_symbols(dim)
+    if qs.kind == "python":
+        comps = _python_vector(qs, dim, k, base)
+        return Query("python", dim, syms, None, _stacked_np(comps), lambda x: [c.f_mp(x) for c in comps], None,
+                     comps[0].landmarks, comps[0].scale, note=comps[0].note, fields={"k": k},
+                     numeric=any(c.numeric for c in comps), user=comps[0].user, components=comps)
+    if qs.kind == "identity":
+        pieces = (Piece(sp.true, sp.Tuple(*syms)),)
+    else:
+        pieces = qs.pieces
+    comps = [build_query(QuerySpec("piecewise", {}, tuple(Piece(p.where, p.value[j]) for p in pieces)), dim)
+             for j in range(k)]
+    expr = tuple(c.expr for c in comps)
+    return Query(qs.kind, dim, syms, expr, _stacked_np(comps), lambda x: [c.f_mp(x) for c in comps], None,
+                 comps[0].landmarks, 1.0, None, fields={"k": k}, components=comps)
+
+
+def _stacked_np(comps):
+    def f_np(X):
+        return np.stack([np.broadcast_to(c.f_np(X), (np.atleast_2d(X).shape[0],)) for c in comps], axis=1)
+    return f_np
+
+
 def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
     syms = input_symbols(dim)
     k, F = qs.kind, qs.fields
     if k == "python":
-        marks = [tuple(float(c) for c in m) for m in F.get("landmarks") or ()] or [tuple([0.0] * dim)]
-        scale = float(F.get("scale", 1))
-        try:
-            fn = load_callable(F["callable"], base)
-        except FieldError as err:
-            raise FieldError(err.problem, "query.callable") from None
+        fn, marks, scale = _python_query(F, dim, base)
         pieces, traced = traced_pieces(fn, dim, F.get("args"), bool(F.get("scalar")))
         if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
             q = build_query(QuerySpec("piecewise", {}, pieces), dim, base)

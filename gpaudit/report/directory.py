@@ -36,7 +36,7 @@ def code_line(code: str | None) -> str:
     return f"{CODE_LINE}`{code}` (the decision-relevant sources: gpaudit/provenance.py)."
 
 
-FIGURES = ("query", "loss", "family")
+FIGURES = ("query", "loss", "family", "output")
 REPORT_FILES = ("report.json", "report.md", "report.html")
 FORMATS = ("json", "md", "html", "png")
 

@@ -47,6 +47,8 @@ FAMILY_TEXT = {
     "polyplace": "PolyPlace(1, α) (Hladík-Tětek Definition 6)",
     "gaussian": "Gaussian N(0, 1), density exp(−z²/2)/√(2π)",
 }
+RADIAL_TEXT = {"laplace": "exp(−‖z‖₂)", "gaussian": "exp(−‖z‖₂²/2)",
+               "student_t": "(1 + ‖z‖₂²/ν)^(−(ν + k)/2)"}    # output.dim k > 1 (docs/mech-yaml.md)
 GREEK = {"tau": "τ", "nu": "ν", "theta": "θ", "alpha": "α", "gamma": "γ", "eta": "η", "eps": "ε",
          "Lambda": "Λ", "delta": "δ"}
 DISTRIBUTIONS = [("numpy", "numpy"), ("scipy", "scipy"), ("mpmath", "mpmath"), ("sympy", "sympy"),
@@ -61,6 +63,10 @@ FIGURE_CAPTIONS = {
               "bounds: max over its regions R of η a_R|ψ(u)| + c_R|1 + uψ(u)| (each region's curve "
               "dashed), where ∥∇f∥ ≤ a_R B and ∥∇ln B∥ ≤ c_R are proved; its supremum is the certified "
               "ε_upper, so the curve never rises above that line.",
+    "output": "The output plane (output.dim 2): contours of the log density of M(x) (blue) and M(x') "
+              "(amber), at the witness pair when there is one, else at a landmark and a unit step, with the "
+              "centres f(x), f(x') and the witness output y (★), where ln p_x(y) − ln p_x'(y) exceeds "
+              "ε·dist(x, x'). A float64 illustration.",
 }
 FAMILY_CAPTION_UNCERTIFIED = (
     "The local rate η|ψ(u)| + γ|1 + uψ(u)| of the noise family over the standardised output u, in the "
@@ -347,7 +353,9 @@ def mechanism_rows(mech, note: str | None = None) -> list[tuple[str, str]]:
     q, b, n = spec.query, spec.bound, spec.noise
     growth = ("g(x, x') = exp(γ · dist(x, x'))  (g_E)" if b.growth == "exponential"
               else "g(x, x') = 1 + γ · dist(x, x')  (g_L)")
-    rows = [("mechanism", f"M(x) = f(x) + (B(x)/η) · Z,  x ∈ ℝ{_superscript(spec.dim)}, "
+    k = getattr(spec, "output_dim", 1)
+    out = f", f(x) and Z in ℝ{_superscript(k)}" if k > 1 else ""
+    rows = [("mechanism", f"M(x) = f(x) + (B(x)/η) · Z,  x ∈ ℝ{_superscript(spec.dim)}{out}, "
                               f"{_metric_text(mech.metric)}"),
             ("query f", f"{q.kind}: {QUERY_TEXT.get(q.kind, q.kind)}")]
     rows += [(f"  {_greek(k)}", _field_text(v)) for k, v in q.fields.items()]
@@ -357,7 +365,8 @@ def mechanism_rows(mech, note: str | None = None) -> list[tuple[str, str]]:
     rows += [(f"  piece {i + 1}", _piece_text(p)) for i, p in enumerate(b.pieces)]
     rows += _traced_rows(mech.bound)
     rows += [("growth g", growth), ("γ", fmt_exact(b.gamma)), ("Λ", fmt_exact(b.Lambda)),
-             ("noise Z", f"{n.family}: {FAMILY_TEXT.get(n.family, n.family)}")]
+             ("noise Z", f"{n.family}: " + (FAMILY_TEXT.get(n.family, n.family) if k == 1 else
+                                            f"radial in ℝ{_superscript(k)}, density c_k · {RADIAL_TEXT[n.family]}"))]
     rows += [(f"  {_greek(k)}", fmt_exact(v)) for k, v in n.shape.items()]
     rows += [("η", fmt_exact(n.eta)), ("claim ε", fmt_exact(spec.claim.epsilon)),
              ("claim δ", fmt_exact(spec.claim.delta))]

@@ -49,6 +49,8 @@ def make_plots(result, mech, errors: dict | None = None) -> dict[str, bytes]:
     (a result read back from a JSON report says in ``mechanism_note`` why it has no mechanism).
     """
     builders = {"query": plot_query, "loss": plot_loss, "family": plot_family}
+    if getattr(mech, "k", 1) > 1:      # output.dim k > 1: the output space (drawn for k = 2)
+        builders = {"output": plot_output}
     out: dict[str, bytes] = {}
     with matplotlib.style.context("default"), matplotlib.rc_context(RC):
         for name, build in builders.items():
@@ -87,6 +89,60 @@ def _figure(ncols: int = 1, height: float = FIGSIZE[1], layout: str = "constrain
     fig = Figure(figsize=(FIGSIZE[0], height), dpi=DPI, layout=layout)
     axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
     return fig, axes
+
+
+# ---------------------------------------------------------------------------------------------
+# Vector outputs (output.dim 2): the output plane
+
+
+def _output_pair(result, mech):
+    """(x, x', y or None): the witness's, else the first landmark and a step of 1 along x1."""
+    w = getattr(result, "witness", None) or {}
+    if w.get("x") and isinstance(w.get("y"), list):
+        return tuple(np.array([float(c) for c in w[k]]) for k in ("x", "x_prime", "y"))
+    x = np.asarray(mech.query.landmarks[0] if mech.query.landmarks else np.zeros(mech.dim), float)
+    return x, x + np.eye(mech.dim)[0], None
+
+
+def plot_output(result, mech) -> Figure:
+    """Density contours of M(x) and M(x') in the output plane, the centres f(x), f(x') and the
+    witness output y (*): where ln p_x(y) - ln p_x'(y) exceeds epsilon dist(x, x')."""
+    from ..audit.vector import log_density_np
+    if mech.k != 2:
+        raise ValueError(f"the output-space figure is drawn for output.dim 2, not {mech.k}")
+    x, xp, y = _output_pair(result, mech)
+    F, Fp = mech.query.f_np(x[None, :])[0], mech.query.f_np(xp[None, :])[0]
+    b = float(mech.bound.B_np(x[None, :])[0] / float(mech.eta))
+    centre = (F + Fp) / 2
+    half = 4 * b + np.linalg.norm(Fp - F) / 2
+    far = y is not None and float(np.max(np.abs(y - centre))) > half
+    if y is not None and not far:
+        half = max(half, 1.2 * float(np.max(np.abs(y - centre))))
+    g1 = np.linspace(centre[0] - half, centre[0] + half, 201)
+    g2 = np.linspace(centre[1] - half, centre[1] + half, 201)
+    G = np.stack(np.meshgrid(g1, g2), axis=-1).reshape(-1, 2)
+    fig, (ax,) = _figure(1, height=4.2)
+    for at, colour, label in ((x, "#0969da", "M(x)"), (xp, "#bf8700", "M(x')")):
+        Z = log_density_np(mech, G, np.broadcast_to(at, (len(G), mech.dim))).reshape(201, 201)
+        top = np.nanmax(Z)
+        ax.contour(g1, g2, Z, levels=top - np.array([8.0, 4.0, 2.0, 1.0, 0.25])[::1], colors=colour,
+                   linewidths=0.8)
+        ax.plot([], [], color=colour, label=f"ln density of {label}")
+    ax.plot(*F, "o", color="#0969da", label="f(x)")
+    ax.plot(*Fp, "s", color="#bf8700", label="f(x')")
+    if far:         # the witness lies beyond the window: an arrow towards it
+        d = (y - centre) / np.linalg.norm(y - centre)
+        ax.annotate("", xy=centre + 0.95 * half * d / np.max(np.abs(d)), xytext=centre,
+                    arrowprops={"arrowstyle": "->", "color": WITNESS_STYLE["color"]})
+        ax.plot([], [], color=WITNESS_STYLE["color"], label=f"towards the witness y, {np.linalg.norm(y - centre):.3g} away")
+    elif y is not None:
+        ax.plot(*y, **WITNESS_STYLE, label="witness y")
+    ax.set_aspect("equal")
+    ax.set_xlabel("y1")
+    ax.set_ylabel("y2")
+    ax.set_title("output plane: density contours (ln p at 0.25, 1, 2, 4, 8 below the peak)")
+    _legend(fig, ax)
+    return fig
 
 
 # ---------------------------------------------------------------------------------------------

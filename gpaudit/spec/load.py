@@ -21,7 +21,7 @@ from .expr import parse_expr, numeric_value
 from .types import (DERIVED_FROM, AuditOptions, BoundSpec, ClaimSpec, MetricSpec, NoiseSpec, Piece,
                     QuerySpec, Spec, input_symbols)
 
-TOP_FIELDS = {"gpaudit", "name", "description", "params", "input", "query", "bound", "noise",
+TOP_FIELDS = {"gpaudit", "name", "description", "params", "input", "output", "query", "bound", "noise",
               "claim", "audit"}
 QUERY_FIELDS = {
     "soft_threshold": ({"T", "tau"}, set(), 1),
@@ -30,7 +30,10 @@ QUERY_FIELDS = {
     "gaussian_kde": ({"t", "h"}, set(), None),
     "piecewise": ({"pieces"}, set(), None),
     "python": ({"callable"}, {"args", "landmarks", "scale", "tolerance"}, None),
+    "identity": (set(), set(), None),
 }
+VECTOR_QUERIES = ("identity", "piecewise", "python")     # the query kinds with output.dim k > 1
+RADIAL_FAMILIES = ("laplace", "gaussian", "student_t")  # the noise families with output.dim k > 1
 BOUND_KINDS = {"smooth_sensitivity": set(), "constant": {"value"}, "piecewise": {"pieces"},
                "python": {"callable"}, "derived": set()}
 BOUND_OPTIONAL = {"python": {"args", "tolerance"}}
@@ -175,7 +178,7 @@ class _Loader:
                 self.fail("params." + sorted(pending)[0], "circular definition")
         return dict(self.names)
 
-    def pieces(self, raw, field: str, dim: int) -> tuple[Piece, ...]:
+    def pieces(self, raw, field: str, dim: int, k: int = 1) -> tuple[Piece, ...]:
         if not isinstance(raw, list) or not raw:
             self.fail(field, "expected a non-empty list of {where, value}")
         syms = input_symbols(dim)
@@ -188,16 +191,14 @@ class _Loader:
             f = f"{field}[{i}]"
             last = i == len(raw) - 1
             self.mapping(item, f, {"where", "value"}, {"value"} if last else {"where", "value"})
-            try:
-                value = parse_expr(item["value"], names)
-            except FieldError as err:
-                self.fail(f + ".value", err.problem)
-            if not isinstance(value, sp.Expr) or value.has(sp.oo, -sp.oo):
-                self.fail(f + ".value", "must be a finite arithmetic expression")
-            self.constants_in_range(value, f + ".value")
-            extra = value.free_symbols - set(syms)
-            if extra:
-                self.fail(f + ".value", f"unknown variable {sorted(map(str, extra))[0]}")
+            if k > 1:
+                if not isinstance(item["value"], list) or len(item["value"]) != k:
+                    self.fail(f + ".value", f"expected a list of {k} expressions (output.dim is {k}), "
+                                            f"got {_kind(item['value'])}")
+                value = sp.Tuple(*[self.piece_value(v, f"{f}.value[{j}]", names, syms)
+                                   for j, v in enumerate(item["value"])])
+            else:
+                value = self.piece_value(item["value"], f + ".value", names, syms)
             if "where" in item:
                 try:
                     cond = parse_expr(item["where"], names, allow_bool=True)
@@ -210,6 +211,19 @@ class _Loader:
                 cond = sp.true
             out.append(Piece(cond, value))
         return tuple(out)
+
+    def piece_value(self, raw, field: str, names: dict, syms) -> sp.Expr:
+        try:
+            value = parse_expr(raw, names)
+        except FieldError as err:
+            self.fail(field, err.problem)
+        if not isinstance(value, sp.Expr) or value.has(sp.oo, -sp.oo):
+            self.fail(field, "must be a finite arithmetic expression")
+        self.constants_in_range(value, field)
+        extra = value.free_symbols - set(syms)
+        if extra:
+            self.fail(field, f"unknown variable {sorted(map(str, extra))[0]}")
+        return value
 
     def callable_ref(self, value, field: str, base: Path):
         """Load the callable from its module file now (a missing file or function, or a module that
@@ -256,7 +270,7 @@ class _Loader:
             out.append(tuple(self.number(v, f if dim == 1 else f"{f}[{k}]") for k, v in enumerate(item)))
         return tuple(out)
 
-    def query(self, raw, dim: int, base: Path) -> QuerySpec:
+    def query(self, raw, dim: int, base: Path, k: int = 1) -> QuerySpec:
         if not isinstance(raw, dict):
             self.fail("query", f"expected a mapping, got {_kind(raw)}")
         kind = raw.get("kind")
@@ -267,9 +281,17 @@ class _Loader:
         self.mapping(raw, "query", required | optional | {"kind"}, required)
         if qdim is not None and dim != qdim:
             self.fail("input.dim", f"query kind {kind} needs dim {qdim}, got {dim}")
+        if k > 1 and kind not in VECTOR_QUERIES:
+            self.fail("query.kind", f"{kind} has no vector form; output.dim {k} needs one of "
+                                    f"{', '.join(VECTOR_QUERIES)}")
         fields = {}
+        if kind == "identity":
+            if dim != k:
+                self.fail("query.kind", f"identity needs output.dim = input.dim, got output.dim {k} "
+                                        f"and input.dim {dim}")
+            return QuerySpec(kind, {})
         if kind == "piecewise":
-            return QuerySpec(kind, {}, self.pieces(raw["pieces"], "query.pieces", dim))
+            return QuerySpec(kind, {}, self.pieces(raw["pieces"], "query.pieces", dim, k))
         if kind == "python":
             fields = self.python_fields(raw, "query", base)
             if "landmarks" in raw:
@@ -349,7 +371,14 @@ class _Loader:
         fields = {"derived_from": DERIVED_FROM, "derived_beta": der.beta, "derivation": der.text}
         return BoundSpec("piecewise", growth, gamma, lam, fields, (Piece(sp.true, der.h),))
 
-    def noise(self, raw) -> NoiseSpec:
+    def output(self, raw) -> int:
+        out = self.mapping({} if raw is None else raw, "output", {"dim"})
+        k = out.get("dim", 1)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            self.fail("output.dim", f"must be a positive integer, got {k!r}")
+        return k
+
+    def noise(self, raw, k: int = 1) -> NoiseSpec:
         if not isinstance(raw, dict):
             self.fail("noise", f"expected a mapping, got {_kind(raw)}")
         if "family" not in raw:   # a misspelt key (famly:) is named as such, not as family None
@@ -359,6 +388,9 @@ class _Loader:
         if family not in FAMILY_SHAPES:
             self.fail("noise.family", f"unknown family {family!r}{did_you_mean(family, FAMILY_SHAPES)} "
                       f"(known: {', '.join(FAMILY_SHAPES)})")
+        if k > 1 and family not in RADIAL_FAMILIES:
+            self.fail("noise.family", f"{family} has no radial form: output.dim {k} needs one of "
+                                      f"{', '.join(RADIAL_FAMILIES)}")
         defaults, required = FAMILY_SHAPES[family]
         self.mapping(raw, "noise", {"family", "eta"} | set(defaults) | required, {"family", "eta"} | required)
         shape = {}
@@ -517,15 +549,19 @@ def spec_from_mapping(raw, path: str, sha256: str, lines: dict | None = None) ->
         ld.fail("input.scalar", f"true needs input.dim 1 (x is passed as one number), got dim {dim}")
     metric = ld.metric(inp.get("metric", "l2"), dim)
     base = Path(path).resolve().parent
-    query = ld.query(raw["query"], dim, base)
+    k = ld.output(raw.get("output"))
+    query = ld.query(raw["query"], dim, base, k)
+    bkind = raw["bound"].get("kind") if isinstance(raw["bound"], dict) else None
+    if k > 1 and bkind in set(BOUND_KINDS) - {"constant", "piecewise"}:
+        ld.fail("bound.kind", f"output.dim {k} needs a bound of kind constant or piecewise, got {bkind}")
     bound = ld.bound(raw["bound"], dim, base, query, metric)
-    noise = ld.noise(raw["noise"])
+    noise = ld.noise(raw["noise"], k)
     claim = ld.claim(raw["claim"])
     audit = ld.audit(raw.get("audit"))
     if ld.sources:
         sha256 = _with_sources(sha256, ld.sources)
     return Spec(path, name.strip(), desc, dim, params, query, bound, noise, claim, audit, sha256,
-                tuple(ld.binary), metric, ld.literal_notes(raw))
+                tuple(ld.binary), metric, ld.literal_notes(raw), output_dim=k)
 
 
 _NUMBER = re.compile(r"(?<![\w.])(\d+\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")

@@ -123,6 +123,7 @@ class Spec:
     # the digest of the content this Spec was made with (set on construction): a Spec made by
     # dataclasses.replace with other content no longer is the file's, and gets its own sha256
     content_sha256: str = field(default="", compare=False, repr=False)
+    output_dim: int = 1     # k: f(x) and the noise Z in R^k (output.dim)
 
     def __post_init__(self):
         _freeze(self, "params")
@@ -143,6 +144,8 @@ def content_digest(spec: Spec) -> str:
     import hashlib
     parts = [spec.name, spec.description, spec.dim, sorted(spec.params.items(), key=lambda kv: str(kv[0])),
              spec.query, spec.bound, spec.noise, spec.claim, spec.audit, spec.binary_floats, spec.metric]
+    if spec.output_dim != 1:
+        parts.append(spec.output_dim)
     return hashlib.sha256(b"gpaudit-spec-content\0" + repr(parts).encode("utf-8")).hexdigest()
 
 
