@@ -204,3 +204,11 @@ claim: {{epsilon: 1, delta: {delta}}}
     if verdict == "refuted":
         w = rep["witness"]
         assert sp.Rational(w["dist"]) <= 1 and mp.mpf(w["hockey_stick"]) > mp.mpf(sp.N(delta, 30))
+
+
+def test_the_kernel_refuses_the_route_for_a_vector_output():
+    """The closed forms are those of one-dimensional noise: planar Laplace's profile is another."""
+    P, cert = fixed()
+    P = dataclasses.replace(P, f=(x, x), k=2)
+    cert = dataclasses.replace(cert, regions=(region("all", [], (x, x), 1, 2, 0),))
+    assert "exact_profile.hypotheses" in failed(P, cert)

@@ -759,9 +759,9 @@ def _exact_profile(run: _Run, P: Problem, cert: Certificate):
     |f(x) - f(x')| <= A B dist with A = max a_R, and the divergence over the claim's pairs is at
     most the closed form at distance Lambda (kernel.profile), compared with delta exactly."""
     A = sp.Max(*[r.a for r in cert.regions])
-    if not run.exact("exact_profile.hypotheses", cert.route == "regions" and P.B is not None and P.B.is_number
-                     and profile.covers(P.family, P.log_density) and P.Lambda.is_finite is True,
-                     "B a constant, Laplace or Gaussian noise, Lambda finite"):
+    if not run.exact("exact_profile.hypotheses", cert.route == "regions" and P.k == 1 and P.B is not None
+                     and P.B.is_number and profile.covers(P.family, P.log_density) and P.Lambda.is_finite is True,
+                     "one output, B a constant, Laplace or Gaussian noise, Lambda finite"):
         return None
     H, _ = profile.worst_pair(P.family, P.epsilon, A, P.eta, P.Lambda)
     run.exact("exact_profile.delta", numbers.le(H, P.delta) is True,
