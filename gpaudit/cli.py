@@ -896,7 +896,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--catalog", action="store_true", help="regenerate ROOT/reports for the catalog")
     r.add_argument("--baseline-only", action="store_true",
                    help="with --catalog: write only ROOT/reports/baseline.json (every catalog verdict, bound "
-                        "and witness, at --effort quick unless given; what tests/test_catalog.py compares "
+                        "and witness, at --effort quick unless given; what tests/whole_repo/test_catalog.py compares "
                         "against), no report")
     r.add_argument("--root", default=".", help="the repository root for --catalog (default .)")
     r.add_argument("--seed", type=nonnegative_int, default=None, help="audit seed, a non-negative integer")

@@ -14,7 +14,7 @@ docstrings of the module, its classes and its functions are dropped (comments ne
 tree), and the tree is written out in a canonical form of :func:`canonical_tree` that is the same
 under every Python 3.10+ (no line numbers; no field a newer Python adds empty or absent, such as
 ``type_params``; not the ``u`` prefix of a string).  No decision source reads ``__doc__``
-(tests/test_provenance.py checks it), so a docstring cannot change what the code does.  A file that
+(tests/whole_repo/test_provenance.py checks it), so a docstring cannot change what the code does.  A file that
 does not parse is hashed by its bytes (it cannot run, and any edit of it counts).
 
 The digest covers, in the order of their paths, every ``*.py`` file under the listed packages and the
@@ -46,7 +46,7 @@ from functools import lru_cache
 from pathlib import Path
 
 # Paths relative to the directory that holds the gpaudit package: packages (every *.py below them)
-# and single modules.  tests/test_provenance.py checks that this covers every module `gpaudit check`
+# and single modules.  tests/whole_repo/test_provenance.py checks that this covers every module `gpaudit check`
 # and `gpaudit prove` import.
 DECISION_SOURCES = (
     "gpaudit/audit",
@@ -66,7 +66,7 @@ DECISION_SOURCES = (
 # What decides a proof of `gpaudit prove` (proofs/<name>/): the modules the proof generator
 # (gpaudit.prove.artifacts) imports, a subset of DECISION_SOURCES.  The search of the audit, the
 # certificate's family suprema and the smoothed-DP computation are not among them, so a change there
-# leaves the proofs fresh.  tests/test_provenance.py checks that this covers everything the generator
+# leaves the proofs fresh.  tests/whole_repo/test_provenance.py checks that this covers everything the generator
 # imports.
 PROOF_SOURCES = (
     "gpaudit/kernel",

@@ -3,7 +3,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# helpers (verified.py, independent.py) and test modules other tiers import (from test_x import ...)
+for _folder in ("", "kernel", "pipeline", "cli", "whole_repo", "papers"):
+    sys.path.insert(0, str(Path(__file__).resolve().parent / _folder))
 
 
 def pytest_terminal_summary(terminalreporter):

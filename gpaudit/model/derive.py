@@ -204,7 +204,7 @@ class Table2Power(Power):
     """Table 2's x^r row literally (extended to R through |t|): h = r pw^{r-1}_s(|t|),
     g = pw^r_s(|t|).  Valid, and a little tighter than Power; not the default because the two
     branches of pw touch tangentially at |t| = k/s, which the proof stage's exp facts cannot
-    separate for k >= 2 (x^3 is left unknown; x^2 is certified).  tests/test_derived_bound.py
+    separate for k >= 2 (x^3 is left unknown; x^2 is certified).  tests/pipeline/test_derived_bound.py
     runs it through the kernel."""
 
     @staticmethod

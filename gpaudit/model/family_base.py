@@ -22,10 +22,10 @@ piece: the formula for |psi| may change only at the points returned by
 Float64 overrides. The float screens evaluate millions of densities; where the derived numpy form
 overflows (u^p, u*u far in the tails) a family keeps a hand-written, numerically stable
 ``_logpdf_abs_np`` / ``_abs_score_np``. ``float64_overrides(family)`` lists them, and
-tests/test_family_definitions.py compares each with the derived form on random and extreme
+tests/pipeline/test_family_definitions.py compares each with the derived form on random and extreme
 arguments. There is no hand-written mpmath or arb path: those are always the derived ones.
 
-Checked numerically (tests/test_families.py): every density integrates to 1, including the
+Checked numerically (tests/pipeline/test_families.py): every density integrates to 1, including the
 generalized-Cauchy constant c_{p,theta} of Liang-Yi Section 2.1 (its normalisation follows
 from the substitution w = z^p/(1+z^p), which turns the integral into a Beta function) and
 PolyPlace's N of Hladik-Tetek Definition 6 (continuous at 1/alpha, normalised, variance as

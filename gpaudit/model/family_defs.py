@@ -13,7 +13,7 @@ evaluations are derived from ``density`` (``gpaudit.model.family_base``). Adding
 class, its name in FAMILIES below, in gpaudit.spec.load.FAMILY_SHAPES and in docs/mech-yaml.md.
 
 The few float64 forms written by hand (u^p and u*u overflow far in the tails, where the float
-screens still evaluate) are marked "float64 override"; tests/test_family_definitions.py compares
+screens still evaluate) are marked "float64 override"; tests/pipeline/test_family_definitions.py compares
 each with the derived form.
 """
 
@@ -388,7 +388,7 @@ FAMILIES: dict[str, type[NoiseFamily]] = {
 #   laplace    h = e^-r:                   c_k = Gamma(k/2) / (2 pi^(k/2) Gamma(k))   (1/(2 pi) at k = 2)
 #   gaussian   h = e^(-r^2/2):             c_k = (2 pi)^(-k/2)
 #   student_t  h = (1 + r^2/nu)^-((nu+k)/2): c_k = Gamma((nu+k)/2) / (Gamma(nu/2) (nu pi)^(k/2))
-# At k = 1 each is the one-dimensional family (tests/test_vector.py checks c_k by quadrature).
+# At k = 1 each is the one-dimensional family (tests/pipeline/test_vector.py checks c_k by quadrature).
 
 
 class _Radial(NoiseFamily):

@@ -57,7 +57,7 @@ def _decide_each(P, obligations, refute, key, wit):
 
 # The proof stage's total work budget, in weighted z3 steps (gpaudit.runtime.budget.work_budget;
 # about 0.3 us each).  The catalog's configurations spend at most 4.1e6 (examples/two-way-
-# student-t.yaml), the extremes of tests/test_param_range.py that certify at most 2.1e7; the cap
+# student-t.yaml), the extremes of tests/pipeline/test_param_range.py that certify at most 2.1e7; the cap
 # ends a proof stage whose regions are all out of z3's reach in one to two minutes (82 s measured
 # on the 2-core machine for the two-way threshold at T1 = 1e-300).
 STAGE_STEPS = 2 * 10**8

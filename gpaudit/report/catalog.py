@@ -14,7 +14,7 @@ every catalog configuration's verdict, bounds and witness at the effort the test
 with (:data:`BASELINE_EFFORT`), a list of JSON-report entries that ``gpaudit check --baseline`` also
 reads; :func:`baseline_differences` lists what a run of the catalog does differently (verdicts and
 certified bounds exactly, what the float64 search found within :data:`SEARCH_RTOL`). It is pinned
-to no code identity: it is compared by value (tests/test_catalog.py), so a change that moves no
+to no code identity: it is compared by value (tests/whole_repo/test_catalog.py), so a change that moves no
 verdict, bound or witness leaves it as it is.
 """
 

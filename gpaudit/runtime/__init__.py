@@ -10,7 +10,7 @@ The generators reach z3 through `solve` here: an answer of the copy deciding ahe
 cache can spare a call that would not prove (a `sat` candidate, an `unknown` at the same step
 limit), never a proof -- an `unsat` from them is refused, so every `unsat` is a z3 call made by this
 process.  The kernel's own obligations call gpaudit.kernel.z3door.solve directly, and the kernel
-imports nothing from here (tests/test_import_graph.py).
+imports nothing from here (tests/whole_repo/test_import_graph.py).
 """
 
 from __future__ import annotations

@@ -401,7 +401,7 @@ RECHECK = {
 
 
 def _laud_rechecks():
-    """laud: the witnesses of the claims added later are recomputed in tests/test_claims_laud.py."""
+    """laud: the witnesses of the claims added later are recomputed in tests/papers/test_claims_laud.py."""
     import importlib.util
     from pathlib import Path
     spec = importlib.util.spec_from_file_location("_laud_rechecks", Path(__file__).with_name("test_claims_laud.py"))

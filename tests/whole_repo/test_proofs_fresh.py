@@ -1,0 +1,131 @@
+"""proofs/<name>/ is fresh: present for every catalog configuration, pinned to the config's current
+sha256 and to the current code of the proof generator (gpaudit.provenance.proof_code_sha256: syntax
+trees without docstrings and comments), proof.md pinned to the obligations.smt2 beside it, and every
+SMT block a valid configuration relies on is `unsat` when z3 re-checks it.
+
+Regenerate with:  gpaudit prove examples/*.yaml examples/broken/*.yaml
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+import z3
+
+from gpaudit.model.mechanism import build_mechanism
+from gpaudit.prove.artifacts import CODE_MD, CODE_TAG, OBLIGATIONS_MD, SHA_TAG, write_artifacts
+from gpaudit.prove.engine import prove_conditions
+from gpaudit.provenance import proof_code_sha256, text_sha256
+from gpaudit.spec.load import load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+# output.dim > 1 has no Definition 8 proof stage (`gpaudit prove` skips it): no proofs/ directory
+VALID = [p for p in sorted((ROOT / "examples").glob("*.yaml")) if load_spec(p).output_dim == 1]
+BROKEN = [p for p in sorted((ROOT / "examples" / "broken").glob("*.yaml")) if load_spec(p).output_dim == 1]
+BLOCK = re.compile(r"^; obligation (\d+): condition=(\S+) region=(\S+) answer=(\S+)\n; claim: [^\n]*\n"
+                   r"\(push\)\n(.*?)\n\(check-sat\)\n\(pop\)", re.S | re.M)
+REGEN = "stale proofs: run `gpaudit prove examples/*.yaml examples/broken/*.yaml`"
+
+
+def _header(text, tag):
+    m = re.search(rf"^{re.escape(tag)}`?([0-9a-f]{{64}})`?", text, re.M)
+    return m.group(1) if m else None
+
+
+def stale_proof(spec, d: Path, code: str | None = None) -> list[str]:
+    """What in the proof directory d of a configuration is missing or stale ([] = fresh), against
+    the proof code identity ``code`` (default: the running gpaudit's)."""
+    rel = d.relative_to(d.parent.parent).as_posix()
+    if not ((d / "proof.md").is_file() and (d / "obligations.smt2").is_file()):
+        return [f"{rel} missing; {REGEN}"]
+    texts = {"obligations.smt2": (d / "obligations.smt2").read_text(), "proof.md": (d / "proof.md").read_text()}
+    out = []
+    if _header(texts["obligations.smt2"], SHA_TAG) != spec.sha256:
+        out.append(f"{rel}/obligations.smt2: its configuration changed (or no config-sha256 header); {REGEN}")
+    if spec.sha256 not in texts["proof.md"]:
+        out.append(f"{rel}/proof.md: its configuration changed; {REGEN}")
+    code = code or proof_code_sha256()
+    for name, tag in (("obligations.smt2", CODE_TAG), ("proof.md", CODE_MD)):
+        recorded = _header(texts[name], tag)
+        if recorded != code:
+            out.append(f"{rel}/{name} was produced by proof code sha256 "
+                       f"{recorded[:12] if recorded else 'none (no such header)'}, the code is now {code[:12]} "
+                       f"(gpaudit.provenance.PROOF_SOURCES); {REGEN}")
+    if _header(texts["proof.md"], OBLIGATIONS_MD) != text_sha256(texts["obligations.smt2"]):
+        out.append(f"{rel}/proof.md does not explain the obligations.smt2 beside it (its "
+                   f"obligations.smt2 sha256 differs); {REGEN}")
+    return out
+
+
+def _artifacts(path):
+    spec = load_spec(path)
+    d = ROOT / "proofs" / spec.name
+    problems = stale_proof(spec, d)
+    assert not problems, "\n".join(problems)
+    return (d / "obligations.smt2").read_text()
+
+
+def _unsat(smt: str) -> bool:
+    z3.set_param("smt.random_seed", 0)
+    z3.set_param("nlsat.seed", 0)
+    s = z3.Solver()
+    s.set("timeout", 60000)
+    s.from_string(smt)
+    return s.check() == z3.unsat
+
+
+@pytest.mark.parametrize("path", VALID + BROKEN, ids=lambda p: p.parent.name + "/" + p.stem)
+def test_proofs_present_and_pinned(path):
+    _artifacts(path)
+
+
+@pytest.mark.slow  # z3 re-decides every recorded block as one formula (about 20 s)
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
+def test_valid_obligations_recheck_unsat(path):
+    text = _artifacts(path)
+    blocks = BLOCK.findall(text)
+    assert blocks, "no obligations"
+    headers = re.findall(r"^; obligation \d+: .* answer=(\S+)$", text, re.M)
+    assert set(headers) <= {"unsat", "arb"}, "a valid configuration's proof has an undecided obligation"
+    for num, cond, region, answer, smt in blocks:
+        assert answer == "unsat"
+        assert _unsat(smt), f"obligation {num} ({cond} on {region}) is not unsat"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.stem)
+def test_broken_recorded_proofs_recheck_unsat(path):
+    """The parts of a broken configuration that were proved stay proved."""
+    for num, cond, region, answer, smt in BLOCK.findall(_artifacts(path)):
+        if answer == "unsat":
+            assert _unsat(smt), f"obligation {num} ({cond} on {region}) is not unsat"
+
+
+def test_a_proof_from_other_code_is_stale(tmp_path):
+    mech = build_mechanism(load_spec(ROOT / "examples" / "threshold-laplace-global.yaml"))
+    d = write_artifacts(mech, prove_conditions(mech, 3000), tmp_path / "proofs", ROOT)
+    assert stale_proof(mech.spec, d) == []
+    code = proof_code_sha256()
+    assert [p.split(" was")[0] for p in stale_proof(mech.spec, d, code="f" * 64)] == [
+        "proofs/threshold-laplace-global/obligations.smt2", "proofs/threshold-laplace-global/proof.md"]
+    md = (d / "proof.md").read_text()
+    assert md.count(code) == 1
+    (d / "proof.md").write_text(md.replace(code, "0" * 64))
+    problems = stale_proof(mech.spec, d)
+    assert len(problems) == 1 and problems[0].startswith("proofs/threshold-laplace-global/proof.md was produced by")
+    assert REGEN in problems[0]
+    (d / "proof.md").write_text(md)
+    smt = (d / "obligations.smt2").read_text()
+    assert smt.count(code) == 1
+    (d / "obligations.smt2").write_text(smt.replace(code, "0" * 64))
+    problems = stale_proof(mech.spec, d)             # its code line, and so its sha256, changed
+    assert [p.split(" ")[0] for p in problems] == ["proofs/threshold-laplace-global/obligations.smt2",
+                                                   "proofs/threshold-laplace-global/proof.md"], problems
+    assert "does not explain the obligations.smt2" in problems[1] and all(REGEN in p for p in problems)
+    (d / "obligations.smt2").write_text(smt.replace("(check-sat)", "(check-sat)\n(get-model)", 1))
+    problems = stale_proof(mech.spec, d)             # an edited block: proof.md no longer explains it
+    assert len(problems) == 1 and "does not explain the obligations.smt2" in problems[0]
+    (d / "obligations.smt2").write_text(smt)
+    assert stale_proof(mech.spec, d) == []
+    (d / "proof.md").unlink()
+    assert stale_proof(mech.spec, d) == [f"proofs/threshold-laplace-global missing; {REGEN}"]
