@@ -1,0 +1,32 @@
+; gpaudit proof obligations for diffprivlib-laplace-approx
+; config: examples/diffprivlib-laplace-approx.yaml
+; config-sha256: 390ec090fd68f353dfce5da2fb4d8c6231b796286793560593b9917006d0d979
+; code-sha256: 2d5947ead5e2f59f8f8272c8e8620aaf137d1e9f2a73014f7cc4b9425bc0c0b0
+; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
+; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
+; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
+
+; obligation 1: condition=B_positive region=f1.B1 answer=unsat
+; claim: B > 0 on f1.B1
+(push)
+(assert (and (not (and (> 1.0 0.0)))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=cover region=f1.B1 answer=unsat
+; claim: |grad f| <= 1 * B on f1.B1
+(push)
+(assert (let ((a!1 (and (<= 1.0 (* (^ 1.0 2.0) (^ 1.0 2.0))))))
+  (and (not a!1))))
+(check-sat)
+(pop)
+
+; obligation 3: condition=smooth region=f1.B1 answer=unsat
+; claim: |grad ln B| <= 0 on f1.B1
+(push)
+(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
+  (and a!1)))
+(check-sat)
+(pop)
+
