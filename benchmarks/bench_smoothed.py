@@ -20,7 +20,7 @@ the whole, last, are the steadier figure):
     kernel  the kernel's re-computation: its own delta(h) table (H m(m-1) O terms, no bisection)
             and the same Algorithm 1 again
 
-The targets (issue 31): m = 2, n = 3000 under 30 s; m = 3, n = 200 under 60 s (2-core machine).
+The targets: m = 2, n = 3000 under 30 s; m = 3, n = 200 under 60 s (2-core machine).
 """
 
 from __future__ import annotations
