@@ -442,41 +442,7 @@ def _log_grads(B, syms, roots):
 
 # -- the obligations --------------------------------------------------------------------------
 
-def _functions(P: Problem) -> tuple:
-    """(name, F) of the functions the route's obligations are about: f (f1..fk) and B unless B*."""
-    fs = (("f", P.f),) if P.k == 1 else tuple((f"f{j + 1}", fj) for j, fj in enumerate(P.f))
-    return fs + ((("B", P.B),) if P.B is not None else ())
-
-
-def _pieces_hold(run: _Run, funcs):
-    """What no certificate changes: each function is owned by its pieces, defined and continuous."""
-    for name, F in funcs:
-        if isinstance(F, sp.Piecewise):
-            run.need(f"owned[{name}]", sp.Not(_has_value(F, values=False)))
-    for name, F in funcs:
-        _continuous(run, name, F)
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """The certificate-independent obligations of a problem (_pieces_hold), decided by `prepare`
-    (in the process that then checks the certificate, while the proof stage runs elsewhere)."""
-    P: Problem
-    outcomes: tuple
-    _token: object = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self):
-        if self._token is not _TOKEN:
-            raise TypeError("a Prepared problem is made only by gpaudit.kernel.certificate.prepare")
-
-
-def prepare(P: Problem) -> Prepared:
-    run = _Run()
-    _pieces_hold(run, _functions(P))
-    return Prepared(P, tuple(run.outcomes), _TOKEN)
-
-
-def _regions(run: _Run, P: Problem, cert: Certificate, funcs, prepared=None):
+def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
     """The regions cover R^d, and on each, f and B are the region's formulas.
 
     Coverage is shown piece by piece: every x is owned by one piece of each function (`owned`), and
@@ -486,10 +452,9 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs, prepared=None):
     with F as a whole."""
     regs = cert.regions
     pcs = {name: _pieces(F) for name, F in funcs}
-    if prepared is not None and prepared._token is _TOKEN and prepared.P == P and funcs == _functions(P):
-        run.outcomes.extend(prepared.outcomes)
-    else:
-        _pieces_hold(run, funcs)
+    for name, F in funcs:
+        if isinstance(F, sp.Piecewise):
+            run.need(f"owned[{name}]", sp.Not(_has_value(F, values=False)))
     combos = [()]
     for name, _ in funcs:
         combos = [c + (i,) for c in combos for i in range(1, len(pcs[name]) + 1)]
@@ -502,6 +467,8 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs, prepared=None):
             inside = [sp.And(*r.conds) for r in regs if tuple(r.pieces) == combo]
             run.need(f"cover[{'.'.join(f'{n}{i}' for (n, _), i in zip(funcs, combo))}]",
                      sp.And(*base, sp.Not(sp.Or(*inside))))
+    for name, F in funcs:
+        _continuous(run, name, F)
     for r in regs:
         if all(a.conds for a in r.alts):
             run.need(f"alternatives[{r.label}]", sp.And(*r.conds, sp.Not(sp.Or(*[sp.And(*a.conds) for a in r.alts]))))
@@ -804,17 +771,17 @@ def _exact_profile(run: _Run, P: Problem, cert: Certificate):
 
 # -- the check --------------------------------------------------------------------------------
 
-def check(P: Problem, cert: Certificate, prepared: Prepared | None = None) -> Verified:
-    """Derive and decide every obligation of the certificate's route; Verified, or Rejected.
-    `prepared`: what `prepare(P)` decided of this same problem (taken only if it is that)."""
+def check(P: Problem, cert: Certificate) -> Verified:
+    """Derive and decide every obligation of the certificate's route; Verified, or Rejected."""
     run = _Run()
     if cert.route == "regions" and P.B is not None:
-        _regions(run, P, cert, _functions(P), prepared)
+        fs = (("f", P.f),) if P.k == 1 else tuple((f"f{j + 1}", fj) for j, fj in enumerate(P.f))
+        _regions(run, P, cert, fs + (("B", P.B),))
         _local(run, P, cert)
         if two_point_needed(P):
             _two_point(run, P)
     elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity" and P.k == 1:
-        _regions(run, P, cert, _functions(P), prepared)
+        _regions(run, P, cert, (("f", P.f),))
         _lemma_31(run, P, cert)
         cert = replace(cert, regions=tuple(replace(r, a=sp.Integer(1), c=P.gamma) for r in cert.regions))
     else:

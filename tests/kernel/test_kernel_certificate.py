@@ -61,27 +61,6 @@ def test_a_correct_certificate_is_verified():
     assert {"owned", "cover", "inpiece", "agrees", "continuous", "B_positive", "smooth", "rate"} <= names
 
 
-def test_prepared_obligations_are_those_of_the_same_problem_only():
-    """prepare(P) decides what no certificate changes (owned, defined, continuous); check takes it only
-    for the same problem, and then states the same obligations with the same answers."""
-    E = sp.Rational(2, 3)
-    cert = kc.Certificate("regions", good_regions(), E)
-    whole = kc.check(problem(F, B), cert)
-    ready = kc.prepare(problem(F, B))
-    assert {o.name.split("[")[0] for o in ready.outcomes} == {"owned", "continuous"}
-    again = kc.check(problem(F, B), cert, ready)
-    assert sorted(whole.outcomes, key=lambda o: o.name) == sorted(again.outcomes, key=lambda o: o.name)
-    # prepared for a function with a jump: not this problem's, so not taken (the jump is still found)
-    Fj = sp.Piecewise((0, x < 0), (1, True))
-    regs = (region("neg", [x < 0], 0, 1, 0, 0, (1, 1)), region("pos", [sp.Not(x < 0)], 1, 1, 0, 0, (2, 1)))
-    smooth = kc.prepare(problem(x, sp.Integer(1)))
-    with pytest.raises(kc.Rejected) as err:
-        kc.check(problem(Fj, sp.Integer(1)), kc.Certificate("regions", regs, 1), smooth)
-    assert {o.name.split("[")[0] for o in err.value.outcomes if not o.holds} == {"continuous"}
-    with pytest.raises(TypeError):
-        kc.Prepared(problem(Fj, sp.Integer(1)), ())
-
-
 def test_a_rate_constant_below_the_slope_is_refused():                        # cover
     assert "cover" in failed(problem(F, B), kc.Certificate("regions", good_regions(a_mid=sp.Rational(9, 10)), 1))
 
