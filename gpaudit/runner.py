@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import traceback
+from contextlib import contextmanager
 
 from .errors import ConfigError
 
@@ -68,18 +69,27 @@ def check_one(spec, seed, effort, full_evidence, cache, progress=None, reraise=(
     an internal error is fail-closed (an unknown result, its traceback for GPAUDIT_DEBUG).  Runs in
     this process or in a worker."""
     from .check import check_spec
+    with proof_cache_set(cache):
+        try:
+            return ("result", check_spec(spec, progress=progress, seed=seed, effort=effort,
+                                         full_evidence=full_evidence))
+        except reraise:
+            raise
+        except ConfigError as err:   # a python callable's module broke after loading
+            return ("config", err.line())
+        except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
+            return ("internal", internal_error_result(spec, err), f"{type(err).__name__}: {err}",
+                    traceback.format_exc())
+
+
+@contextmanager
+def proof_cache_set(enabled: bool):
+    """The proof cache on or off for the body, the caller's setting restored after."""
     from .runtime import cache as proof_cache
     was = proof_cache.cache_enabled()
-    proof_cache.set_cache(cache)
+    proof_cache.set_cache(enabled)
     try:
-        return ("result", check_spec(spec, progress=progress, seed=seed, effort=effort, full_evidence=full_evidence))
-    except reraise:
-        raise
-    except ConfigError as err:   # a python callable's module broke after loading
-        return ("config", err.line())
-    except Exception as err:  # noqa: BLE001 - fail closed: an internal error is unknown
-        return ("internal", internal_error_result(spec, err), f"{type(err).__name__}: {err}",
-                traceback.format_exc())
+        yield
     finally:
         proof_cache.set_cache(was)
 

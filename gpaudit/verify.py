@@ -20,7 +20,7 @@ from .certify import handoff
 from .errors import ConfigError, FieldError
 from .kernel import certificate as kc
 from .kernel import numbers
-from .runtime import cache as proof_cache
+from .runner import proof_cache_set
 from .model.mechanism import build_mechanism
 from .report.json_report import ReportFormatError, read_entries
 from .spec.load import load_spec
@@ -42,12 +42,8 @@ def verify(report: str, config: str | None = None, out=None) -> int:
     shown, entries = _entries(report)
     if config is not None and len(entries) != 1:
         raise ConfigError(shown, "", f"a configuration was named, but the report holds {len(entries)} results")
-    was = proof_cache.cache_enabled()
-    proof_cache.set_cache(False)     # nothing on disk is consulted here (the kernel never uses it anyway)
-    try:
+    with proof_cache_set(False):     # nothing on disk is consulted here (the kernel never uses it anyway)
         return _verify_all(shown, entries, config, out)
-    finally:
-        proof_cache.set_cache(was)
 
 
 def recheck(spec, cert) -> object | None:
@@ -57,21 +53,22 @@ def recheck(spec, cert) -> object | None:
     certified point it would take from its point store: a stored record is not evidence.)"""
     if not isinstance(cert, dict):
         return None
-    was = proof_cache.cache_enabled()
-    proof_cache.set_cache(False)
     try:
-        if getattr(spec, "notion", "geo_privacy") in ("smoothed_dp", "dp"):
-            from .smoothed.check import kernel_check
-            from .smoothed.spec import load_mechanism_callable
-            fn = load_mechanism_callable(spec.callable, spec.base)[0] if spec.kind == "python" else None
-            if cert.get("route") != spec.notion:
-                return None
-            return kernel_check(spec, fn, cert)[0]
-        return kc.check(handoff.problem(build_mechanism(spec)), handoff.from_json(cert, spec.dim))
+        with proof_cache_set(False):
+            return _recheck(spec, cert)
     except (kc.Rejected, FieldError, ConfigError, TypeError, ValueError, KeyError, ZeroDivisionError):
         return None
-    finally:
-        proof_cache.set_cache(was)
+
+
+def _recheck(spec, cert):
+    if getattr(spec, "notion", "geo_privacy") in ("smoothed_dp", "dp"):
+        from .smoothed.check import kernel_check
+        from .smoothed.spec import load_mechanism_callable
+        if cert.get("route") != spec.notion:
+            return None
+        fn = load_mechanism_callable(spec.callable, spec.base)[0] if spec.kind == "python" else None
+        return kernel_check(spec, fn, cert)[0]
+    return kc.check(handoff.problem(build_mechanism(spec)), handoff.from_json(cert, spec.dim))
 
 
 def _verify_smoothed(shown, where, spec, path, cert, out) -> int:
