@@ -58,11 +58,6 @@ def work_budget(steps: int, seconds: float | None = None):
         WORK.cap = WORK.deadline = WORK.limit_s = None
 
 
-def wall_clock_left() -> float | None:
-    """Seconds left before the stage's wall-clock limit (None: no limit)."""
-    return WORK.seconds()
-
-
 def past_wall_clock() -> bool:
     return bool(WORK.stopped())
 

@@ -254,7 +254,7 @@ def test_the_wall_clock_limit_ends_a_call_and_says_so(monkeypatch):
         assert budget.past_wall_clock()
         late = z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000)
         assert late.status == z3door.UNKNOWN and "wall-clock limit: 0.05 s" in late.reason   # not even begun
-    assert budget.wall_clock_left() is None and not budget.past_wall_clock()
+    assert budget.WORK.seconds() is None and not budget.past_wall_clock()
     with budget.work_budget(10**12, seconds=600):
         assert z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000).status == z3door.UNSAT
 
