@@ -15,6 +15,7 @@ from .certify.pipeline import certify
 from .certify import handoff
 from .kernel import certificate as kcert
 from .kernel import numbers
+from .kernel import z3door as zb
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
 from .model.usercode import user_code_checks
@@ -75,6 +76,11 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         settled = judged.counts and not full_evidence
         if progress and not settled:
             progress("prove", 0.0)
+        prepared = None
+        if not settled and beside.pid is not None:
+            # while the copy proves, this process (otherwise waiting) has the kernel decide what no
+            # certificate changes: the pieces of f and B owned, defined and continuous
+            prepared = kernel_prepare(mech)
         proof = None if settled else beside.result()
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
@@ -95,7 +101,7 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
                 "a hockey-stick divergence verified on the exact model exceeds the delta a route "
                 "certified: the model or the certificate is wrong")]
             within = False
-        verified, kernel_check, cert_json = kernel_check_of(mech, proof, upper, cert_checks, within)
+        verified, kernel_check, cert_json = kernel_check_of(mech, proof, upper, cert_checks, within, prepared)
         if cert_json is not None:
             info["certificate"] = cert_json
         if kernel_check is not None:
@@ -151,7 +157,15 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
                   decision)
 
 
-def kernel_check_of(mech, proof, upper, cert_checks, within):
+def kernel_prepare(mech):
+    """kernel.certificate.prepare of the mechanism's problem, or None where it has none."""
+    try:
+        return kcert.prepare(handoff.problem(mech))
+    except (ValueError, TypeError, zb.Unsupported):
+        return None
+
+
+def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None):
     """(Verified or None, the `kernel.certificate` check or None, the certificate as JSON or None).
 
     Where the generators (proof stage, rate enclosure, delta routes) say the claim is within reach,
@@ -171,7 +185,7 @@ def kernel_check_of(mech, proof, upper, cert_checks, within):
         return None, Check("kernel.certificate", UNKNOWN, "kernel", f"no certificate could be written: {err}"), None
     t0 = time.perf_counter()
     try:
-        v = kcert.check(handoff.problem(mech), cert)
+        v = kcert.check(handoff.problem(mech), cert, prepared)
     except kcert.Rejected as err:
         failed = [o.name for o in err.outcomes if not o.holds]
         return None, Check("kernel.certificate", UNKNOWN, "kernel: every obligation re-derived and decided (z3, no cache)",

@@ -44,6 +44,9 @@ class ProofBeside:
             pass
 
     def _send(self, out):  # pragma: no cover - runs in the copy (coverage is not measured there)
+        # the checking process has the kernel decide the certificate-free obligations meanwhile
+        # (check.kernel_prepare): with a copy deciding ahead too, three processes would share two cores
+        processes.set_ahead(False)
         quiet = os.open(os.devnull, os.O_WRONLY)
         os.dup2(quiet, 1)         # whatever it would print, this process prints if it runs the
         os.dup2(quiet, 2)         # stage itself

@@ -50,6 +50,7 @@ from . import z3door as zb
 from .domain import defined as domain_defined
 
 _TOKEN = object()
+ALONE_MS = 2000           # the budget of an obligation tried without its region (_Run.need)
 BUDGET_MS = 20000          # each obligation's deterministic work budget (z3door.rlimit_of)
 U = sp.Symbol("u", nonnegative=True)
 
@@ -244,18 +245,25 @@ class _Run:
             self._empty[key] = _unsat(sp.And(*conds), 3000)[0]
         return self._empty[key]
 
-    def need(self, name, formula, budget_ms=BUDGET_MS):
-        """z3 shows `formula` unsatisfiable; a formula equal (as a sympy expression) to one already
-        decided in this check gets that answer: the same translation, the same call, the same z3."""
-        if callable(formula):
-            holds, how = _unsat(formula, budget_ms, self.roots.alias)
-        else:
-            key = (formula, budget_ms)
-            if key not in self._decided:
-                self._decided[key] = _unsat(formula, budget_ms, self.roots.alias)
-            holds, how = self._decided[key]
+    def need(self, name, formula, budget_ms=BUDGET_MS, within=()):
+        """z3 shows `formula` unsatisfiable.  With `within` (a region's conditions), z3 first tries
+        formula alone, with a smaller budget: it is implied by And(within, formula), so unsat alone
+        is unsat within (most cover and smooth bounds hold everywhere, and the region's conditions
+        only add variables to a nonlinear query).  A formula equal (as a sympy expression) to one
+        already decided in this check gets that answer: the same translation, call and z3."""
+        if within and not callable(formula) and self._decide(formula, ALONE_MS)[0]:
+            self.outcomes.append(Outcome(name, True, "z3 unsat without the region's conditions"))
+            return True
+        holds, how = (_unsat(formula, budget_ms, self.roots.alias) if callable(formula)
+                      else self._decide(sp.And(*within, formula), budget_ms))
         self.outcomes.append(Outcome(name, holds, how))
         return holds
+
+    def _decide(self, formula, budget_ms):
+        key = (formula, budget_ms)
+        if key not in self._decided:
+            self._decided[key] = _unsat(formula, budget_ms, self.roots.alias)
+        return self._decided[key]
 
     def exact(self, name, ok, detail):
         self.outcomes.append(Outcome(name, bool(ok), detail))
@@ -290,12 +298,23 @@ def _closed(c):
     return rel if dom is sp.true else sp.Or(rel, sp.Not(dom))
 
 
+def _irredundant(run, conds) -> list:
+    """conds without each total condition the others imply (z3 shows the others and its negation
+    empty): the same set, so the same closure, with fewer disjunctions to expand."""
+    conds = list(conds)
+    for c in list(conds[1:]):
+        rest = [d for d in conds if d is not c]
+        if domain_defined(c) is sp.true and run.empty(rest + [sp.to_nnf(sp.Not(c))]):
+            conds = rest
+    return conds
+
+
 def _closure(run, conds):
     """A closed superset of cl({all conds}): the DNF built condition by condition, a conjunction
     dropped as soon as z3 shows it empty (so that the boundary of an empty set adds nothing), then
     each disjunct relaxed (_closed)."""
     parts = [()]
-    for c in conds:
+    for c in _irredundant(run, conds):
         dnf = sp.to_dnf(sp.to_nnf(c), simplify=False)
         terms = dnf.args if isinstance(dnf, sp.Or) else (dnf,)
         parts = [q for q in (p + (tuple(t.args) if isinstance(t, sp.And) else (t,)) for p in parts for t in terms)
@@ -348,7 +367,7 @@ def _dual_le(metric, weights, grads, bound, roots):
 
 def _some_alt(region, prop):
     """On the region, some alternative active there satisfies prop: the negation, for z3."""
-    return sp.And(*region.conds, sp.Not(sp.Or(*[sp.And(*a.conds, prop(a)) for a in region.alts])))
+    return sp.Not(sp.Or(*[sp.And(*a.conds, prop(a)) for a in region.alts]))
 
 
 class Roots:
@@ -442,7 +461,41 @@ def _log_grads(B, syms, roots):
 
 # -- the obligations --------------------------------------------------------------------------
 
-def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
+def _functions(P: Problem) -> tuple:
+    """(name, F) of the functions the route's obligations are about: f (f1..fk) and B unless B*."""
+    fs = (("f", P.f),) if P.k == 1 else tuple((f"f{j + 1}", fj) for j, fj in enumerate(P.f))
+    return fs + ((("B", P.B),) if P.B is not None else ())
+
+
+def _pieces_hold(run: _Run, funcs):
+    """What no certificate changes: each function is owned by its pieces, defined and continuous."""
+    for name, F in funcs:
+        if isinstance(F, sp.Piecewise):
+            run.need(f"owned[{name}]", sp.Not(_has_value(F, values=False)))
+    for name, F in funcs:
+        _continuous(run, name, F)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The certificate-independent obligations of a problem (_pieces_hold), decided by `prepare`
+    (in the process that then checks the certificate, while the proof stage runs elsewhere)."""
+    P: Problem
+    outcomes: tuple
+    _token: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self._token is not _TOKEN:
+            raise TypeError("a Prepared problem is made only by gpaudit.kernel.certificate.prepare")
+
+
+def prepare(P: Problem) -> Prepared:
+    run = _Run()
+    _pieces_hold(run, _functions(P))
+    return Prepared(P, tuple(run.outcomes), _TOKEN)
+
+
+def _regions(run: _Run, P: Problem, cert: Certificate, funcs, prepared=None):
     """The regions cover R^d, and on each, f and B are the region's formulas.
 
     Coverage is shown piece by piece: every x is owned by one piece of each function (`owned`), and
@@ -452,9 +505,10 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
     with F as a whole."""
     regs = cert.regions
     pcs = {name: _pieces(F) for name, F in funcs}
-    for name, F in funcs:
-        if isinstance(F, sp.Piecewise):
-            run.need(f"owned[{name}]", sp.Not(_has_value(F, values=False)))
+    if prepared is not None and prepared._token is _TOKEN and prepared.P == P and funcs == _functions(P):
+        run.outcomes.extend(prepared.outcomes)
+    else:
+        _pieces_hold(run, funcs)
     combos = [()]
     for name, _ in funcs:
         combos = [c + (i,) for c in combos for i in range(1, len(pcs[name]) + 1)]
@@ -467,8 +521,6 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs):
             inside = [sp.And(*r.conds) for r in regs if tuple(r.pieces) == combo]
             run.need(f"cover[{'.'.join(f'{n}{i}' for (n, _), i in zip(funcs, combo))}]",
                      sp.And(*base, sp.Not(sp.Or(*inside))))
-    for name, F in funcs:
-        _continuous(run, name, F)
     for r in regs:
         if all(a.conds for a in r.alts):
             run.need(f"alternatives[{r.label}]", sp.And(*r.conds, sp.Not(sp.Or(*[sp.And(*a.conds) for a in r.alts]))))
@@ -581,7 +633,7 @@ def _local(run: _Run, P: Problem, cert: Certificate):
     for r in cert.regions:
         run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
                   f"a = {r.a}, c = {r.c} >= 0")
-        run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: a.B > 0))
+        run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: a.B > 0), within=r.conds)
         R = run.roots
         if P.k > 1:
             def cover(a):
@@ -602,8 +654,8 @@ def _local(run: _Run, P: Problem, cert: Certificate):
 
             def smooth(a):
                 return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
-        run.need(f"cover[{r.label}]", _some_alt(r, cover))
-        run.need(f"smooth[{r.label}]", _some_alt(r, smooth))
+        run.need(f"cover[{r.label}]", _some_alt(r, cover), within=r.conds)
+        run.need(f"smooth[{r.label}]", _some_alt(r, smooth), within=r.conds)
 
 
 def _op_le(P: Problem, J, bound, roots, tag):
@@ -656,7 +708,7 @@ def _lemma_31(run: _Run, P: Problem, cert: Certificate):
         def prop(a):
             g2 = sp.Add(*[g**2 for g in _grads(a.f, P.syms)])
             return sp.powsimp(sp.expand(g2 / K**2), combine="exp") <= 1
-        run.need(f"lipschitz[{r.label}]", _some_alt(r, prop))
+        run.need(f"lipschitz[{r.label}]", _some_alt(r, prop), within=r.conds)
     run.exact("B_positive", _nonconstant(P, cert), f"grad f != 0 strictly inside a region at z = {cert.point}")
 
 
@@ -771,17 +823,17 @@ def _exact_profile(run: _Run, P: Problem, cert: Certificate):
 
 # -- the check --------------------------------------------------------------------------------
 
-def check(P: Problem, cert: Certificate) -> Verified:
-    """Derive and decide every obligation of the certificate's route; Verified, or Rejected."""
+def check(P: Problem, cert: Certificate, prepared: Prepared | None = None) -> Verified:
+    """Derive and decide every obligation of the certificate's route; Verified, or Rejected.
+    `prepared`: what `prepare(P)` decided of this same problem (taken only if it is that)."""
     run = _Run()
     if cert.route == "regions" and P.B is not None:
-        fs = (("f", P.f),) if P.k == 1 else tuple((f"f{j + 1}", fj) for j, fj in enumerate(P.f))
-        _regions(run, P, cert, fs + (("B", P.B),))
+        _regions(run, P, cert, _functions(P), prepared)
         _local(run, P, cert)
         if two_point_needed(P):
             _two_point(run, P)
     elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity" and P.k == 1:
-        _regions(run, P, cert, (("f", P.f),))
+        _regions(run, P, cert, _functions(P), prepared)
         _lemma_31(run, P, cert)
         cert = replace(cert, regions=tuple(replace(r, a=sp.Integer(1), c=P.gamma) for r in cert.regions))
     else:

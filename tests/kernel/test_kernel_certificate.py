@@ -61,6 +61,27 @@ def test_a_correct_certificate_is_verified():
     assert {"owned", "cover", "inpiece", "agrees", "continuous", "B_positive", "smooth", "rate"} <= names
 
 
+def test_prepared_obligations_are_those_of_the_same_problem_only():
+    """prepare(P) decides what no certificate changes (owned, defined, continuous); check takes it only
+    for the same problem, and then states the same obligations with the same answers."""
+    E = sp.Rational(2, 3)
+    cert = kc.Certificate("regions", good_regions(), E)
+    whole = kc.check(problem(F, B), cert)
+    ready = kc.prepare(problem(F, B))
+    assert {o.name.split("[")[0] for o in ready.outcomes} == {"owned", "continuous"}
+    again = kc.check(problem(F, B), cert, ready)
+    assert sorted(whole.outcomes, key=lambda o: o.name) == sorted(again.outcomes, key=lambda o: o.name)
+    # prepared for a function with a jump: not this problem's, so not taken (the jump is still found)
+    Fj = sp.Piecewise((0, x < 0), (1, True))
+    regs = (region("neg", [x < 0], 0, 1, 0, 0, (1, 1)), region("pos", [sp.Not(x < 0)], 1, 1, 0, 0, (2, 1)))
+    smooth = kc.prepare(problem(x, sp.Integer(1)))
+    with pytest.raises(kc.Rejected) as err:
+        kc.check(problem(Fj, sp.Integer(1)), kc.Certificate("regions", regs, 1), smooth)
+    assert {o.name.split("[")[0] for o in err.value.outcomes if not o.holds} == {"continuous"}
+    with pytest.raises(TypeError):
+        kc.Prepared(problem(Fj, sp.Integer(1)), ())
+
+
 def test_a_rate_constant_below_the_slope_is_refused():                        # cover
     assert "cover" in failed(problem(F, B), kc.Certificate("regions", good_regions(a_mid=sp.Rational(9, 10)), 1))
 
@@ -361,6 +382,40 @@ def test_a_closed_superset_covers_the_closure_of_a_partial_condition():
     assert c.subs(x, 0) in (True, sp.true) or bool(c.subs(x, 0)) is True       # 0 is in the closure of (0, 1)
     assert kc._closed(sp.Ne(x, 1)) == sp.true
     assert kc._closed(sp.And(x < 1, x > 0)) == sp.And(x <= 1, x >= 0)
+
+
+def test_only_implied_total_conditions_are_dropped_before_the_closure():
+    y = sp.Symbol("y", real=True)
+    run = kc._Run()
+    # x < 2 follows from x < 1: dropped (the same set); y < 0 does not: kept
+    assert kc._irredundant(run, [x < 1, x < 2, y < 0]) == [x < 1, y < 0]
+    # an implied condition with a partial function is kept (its negation is not where it is false)
+    assert kc._irredundant(run, [x > 2, sp.log(x) > 0]) == [x > 2, sp.log(x) > 0]
+    # the closure of a catch-all piece: the earlier pieces' negations that its own condition implies
+    # add nothing, and a jump on the boundary it shares with a later-stated piece is still found
+    Fc = sp.Piecewise((0, x < -1), (1, sp.And(x >= -1, x < 0)), (2, True))
+    regs = (region("a", [x < -1], 0, 1, 0, 0, (1, 1)), region("b", [x >= -1, x < 0], 1, 1, 0, 0, (2, 1)),
+            region("c", [x >= 0], 2, 1, 0, 0, (3, 1)))
+    assert failed(problem(Fc, sp.Integer(1)), kc.Certificate("regions", regs, 1)) == {"continuous"}
+
+
+def test_a_bound_that_holds_only_on_its_region_is_decided_with_the_region():
+    """cover and smooth are first tried without the region's conditions (a weaker statement);
+    where the bound holds only on the region, the region decides it, and where it fails there,
+    it fails."""
+    E = sp.Rational(2, 3)
+    v = kc.check(problem(F, B), kc.Certificate("regions", good_regions(), E))
+    how = {o.name: o.detail for o in v.outcomes}
+    assert "without the region" in how["cover[mid]"]          # |f'| = 1 <= 1 * 1 everywhere
+    Bq = x**2 + 1                                              # |B'|/B = 2|x|/(x^2+1) <= 1/2 only for |x| <= 2 - sqrt 3
+    inner = (region("in", [x**2 <= sp.Rational(1, 16)], 0, Bq, 0, sp.Rational(1, 2)),)
+    w = kc._Run()
+    kc._local(w, problem(sp.Integer(0), Bq), kc.Certificate("regions", inner, 1))
+    assert w.ok and "without the region" not in {o.name: o.detail for o in w.outcomes}["smooth[in]"]
+    wide = (region("in", [x**2 <= 1], 0, Bq, 0, sp.Rational(1, 2)),)
+    w = kc._Run()
+    kc._local(w, problem(sp.Integer(0), Bq), kc.Certificate("regions", wide, 1))
+    assert not w.ok and [o.name for o in w.outcomes if not o.holds] == ["smooth[in]"]
 
 
 def test_a_verified_record_is_a_report_not_a_proof():
