@@ -353,15 +353,20 @@ def _has_value(F, values=True):
     return sp.Or(*cases)
 
 
+def _le(a, b):
+    """a <= b, left for z3 to decide (sympy's own evaluation of a relation asks its assumptions)."""
+    return sp.Le(a, b, evaluate=False)
+
+
 def _dual_le(metric, weights, grads, bound, roots):
     """||g||_* <= bound (bound >= 0) for the dual norm of the input metric, without roots."""
     g = [gi / w for gi, w in zip(grads, weights)]
     if metric == "l2" or len(g) == 1:
-        return roots.reduce(sp.Add(*[gi**2 for gi in g])) <= bound**2
+        return _le(roots.reduce(sp.Add(*[gi**2 for gi in g])), bound**2)
     if metric == "l1":          # dual: max_i |g_i| / w_i
-        return sp.And(*[roots.reduce(gi**2) <= bound**2 for gi in g])
+        return sp.And(*[_le(roots.reduce(gi**2), bound**2) for gi in g])
     if metric == "linf":        # dual: sum_i |g_i| / w_i
-        return sp.Add(*[sp.Abs(gi) for gi in g]) <= bound
+        return _le(sp.Add(*[sp.Abs(gi) for gi in g]), bound)
     raise ValueError(f"unknown metric {metric}")
 
 
@@ -633,7 +638,7 @@ def _local(run: _Run, P: Problem, cert: Certificate):
     for r in cert.regions:
         run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
                   f"a = {r.a}, c = {r.c} >= 0")
-        run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: a.B > 0), within=r.conds)
+        run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: sp.Gt(a.B, 0, evaluate=False)), within=r.conds)
         R = run.roots
         if P.k > 1:
             def cover(a):
@@ -643,11 +648,11 @@ def _local(run: _Run, P: Problem, cert: Certificate):
                 return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
         elif P.metric == "l2" and all(w == 1 for w in P.weights):     # the Euclidean norm: by inner products
             def cover(a):
-                return R.norm_sq(R.atomize(a.f), P.syms) <= r.a**2 * R.atomize(a.B)**2
+                return _le(R.norm_sq(R.atomize(a.f), P.syms), r.a**2 * R.atomize(a.B)**2)
 
             def smooth(a):
                 Ba = R.atomize(a.B)
-                return R.norm_sq(Ba, P.syms) / Ba**2 <= r.c**2
+                return _le(R.norm_sq(Ba, P.syms) / Ba**2, r.c**2)
         else:
             def cover(a):
                 return _dual_le(P.metric, P.weights, _grads(a.f, P.syms, R), r.a * R.atomize(a.B), R)
@@ -667,7 +672,7 @@ def _op_le(P: Problem, J, bound, roots, tag):
             "l1": sp.Add(*[w * sp.Abs(vi) for vi, w in zip(v, P.weights)]) <= 1,
             "linf": sp.And(*[w * sp.Abs(vi) <= 1 for vi, w in zip(v, P.weights)])}[P.metric]
     Jv = sp.Add(*[sp.Add(*[g * vi for g, vi in zip(row, v)])**2 for row in J])
-    return sp.Or(sp.Not(ball), roots.reduce(Jv) <= bound**2)
+    return sp.Or(sp.Not(ball), _le(roots.reduce(Jv), bound**2))
 
 
 def _dist(P: Problem, xs, ys):
