@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-laplace-small-constant
 ; config: examples/broken/threshold-laplace-small-constant.yaml
 ; config-sha256: 07bf04329a1ddd811eaaece46b1998000dd604c81dd85782891ef6681c3447ca
-; code-sha256: 4eff26d73da5d88be0a75eafe7ba5d3fd2c04680d2ea030bb6957b90b49d8083
+; code-sha256: a0c1ac1c391b1101ee91e5f6876dc47da6d4e7f9a69df9c479b0cdb5ac90d20a
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
