@@ -300,3 +300,19 @@ def test_pool_workers_fork_only_where_a_core_is_free(monkeypatch):
     for jobs, allowed in ((default_jobs(), False), (default_jobs() + 1, False), (default_jobs() - 1, True)):
         with worker_pool(jobs, ctx) as pool:
             assert pool.submit(zb.may_fork).result() is allowed, jobs
+
+
+def test_a_head_start_cut_by_its_limit_is_not_taken(here, monkeypatch):
+    """While the copy proves, this process has the kernel decide the certificate-free obligations
+    (check.kernel_prepare) under a small budget of its own, so that it cannot hold a core for long; what
+    that limit cut off (unknown) never reaches the kernel's check, which then decides everything itself:
+    the same result."""
+    from gpaudit import check as ck
+    mech = build_mechanism(load_spec(CERTIFIED))
+    ready = ck.kernel_prepare(mech)
+    assert ready is not None and ready.outcomes and all(o.holds for o in ready.outcomes)
+    plain = _check(CERTIFIED, monkeypatch, forking=True)
+    monkeypatch.setattr(ck, "PREPARE_STEPS", 1)           # every call of the head start cut: unknown
+    assert ck.kernel_prepare(mech) is None
+    cut = _check(CERTIFIED, monkeypatch, forking=True)
+    assert cut == plain and plain["verdict"] == "certified"
