@@ -316,3 +316,15 @@ def test_a_head_start_cut_by_its_limit_is_not_taken(here, monkeypatch):
     assert ck.kernel_prepare(mech) is None
     cut = _check(CERTIFIED, monkeypatch, forking=True)
     assert cut == plain and plain["verdict"] == "certified"
+
+
+def test_the_kernels_check_ends_within_its_budget(monkeypatch):
+    """The kernel's check runs under a total work budget and a wall clock of its own (every run
+    ends); spent, it leaves obligations undecided: unknown, saying so, never certified."""
+    from gpaudit import check as ck
+    monkeypatch.setattr(proof_cache, "_ON", False)
+    monkeypatch.setattr(ck, "KERNEL_STEPS", 1)
+    r = check_spec(load_spec(CERTIFIED))
+    kern = next(c for c in r.checks if c.id == "kernel.certificate")
+    assert r.verdict == "unknown" and kern.status == "unknown"
+    assert "work budget" in kern.detail and "not decided" in kern.detail
