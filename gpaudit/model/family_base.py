@@ -406,10 +406,6 @@ class NoiseFamily:
         is unbounded for any eta a > 0."""
         return self.derived.score_unbounded
 
-    def _breaks(self) -> list[sympy.Expr]:
-        """Piece boundaries on u > 0; piece k is [b_k, b_{k+1}] with b_0 = 0, b_K = inf."""
-        return list(self.derived.breaks)
-
     def rational_score_pieces(self):
         """[(lo, hi, |psi(u)| as a sympy rational function of U)] on u >= 0, or None where a piece
         is not a rational function of u (a non-integer power, or a degree above 1024)."""

@@ -127,12 +127,4 @@ def to_mpmath(expr, symbols):
     return f
 
 
-def grad_norm_expr(expr, symbols):
-    """The Euclidean norm of the gradient, piece by piece (sympy differentiates Piecewise)."""
-    grads = [sp.diff(expr, s) for s in symbols]
-    if len(grads) == 1:
-        return sp.Abs(grads[0])
-    return sp.sqrt(sum(g**2 for g in grads))
-
-
 from ..kernel.arbexpr import to_arb  # noqa: E402,F401  (one sympy -> arb translation, in the kernel)

@@ -11,12 +11,8 @@ from pathlib import Path
 
 import sympy as sp
 
-from ..model.mechanism import build_mechanism
 from ..provenance import proof_code_sha256, text_sha256
-from ..spec.load import load_spec
-from ..verdict import CERTIFIED
 from ..kernel import z3door as zb
-from .engine import prove_conditions
 
 SHA_TAG = "; config-sha256: "
 CODE_TAG = "; code-sha256: "
@@ -178,27 +174,3 @@ def write_artifacts(mech, outcome, out_dir: Path, root=".") -> Path:
     _write(d / "obligations.smt2", obligations)
     _write(d / "proof.md", proof_md(mech, outcome, root, obligations))
     return d
-
-
-def catalog_files(root: Path) -> list[Path]:
-    root = Path(root)
-    return sorted(root.glob("examples/*.yaml")) + sorted(root.glob("examples/broken/*.yaml"))
-
-
-def regenerate_catalog(root: Path, timeout_ms: int = 10000) -> dict:
-    """Regenerate proofs/<name>/ for every catalog configuration; name -> status of the conditions."""
-    root = Path(root)
-    out = {}
-    for path in catalog_files(root):
-        spec = load_spec(path)
-        if spec.output_dim > 1:      # no Definition 8 proof stage (gpaudit prove skips it too)
-            continue
-        mech = build_mechanism(spec)
-        outcome = prove_conditions(mech, timeout_ms)
-        write_artifacts(mech, outcome, root / "proofs", root)
-        out[mech.spec.name] = outcome.status
-    return out
-
-
-def all_certified(statuses: dict) -> bool:
-    return all(s == CERTIFIED for s in statuses.values())

@@ -292,13 +292,6 @@ def original(pair):
     return sp.powsimp(expr.xreplace(back))
 
 
-def _simp(e):
-    try:
-        return sp.cancel(sp.powsimp(e))
-    except (sp.PolynomialError, TypeError, ValueError):
-        return e
-
-
 def _build(condition, region, claim, make, params, bound=None, sym_region=(), claim_of=None) -> Obligation:
     def query(extra=None):
         tr = zb.Translator()
