@@ -177,11 +177,12 @@ def kernel_prepare(mech):
     return ready if all(o.holds for o in ready.outcomes) else None
 
 
-# The kernel's check, like the proof stage, ends: a total budget of weighted z3 steps (the catalog's
-# largest check, laud-thm3-sum2-l1-derived, spends 5.6e6) and, as the one nondeterministic limit, a
-# wall clock. Either only leaves obligations undecided (unknown), never decides one.
+# The kernel's check ends: a total budget of weighted z3 steps (the catalog's largest check,
+# laud-thm3-sum2-l1-derived, spends 5.6e6), on top of each obligation's own. It only leaves
+# obligations undecided (unknown), never decides one. No wall clock: a check that takes 5 s here
+# takes 40 s without sympy's cache and more on a loaded machine, and its verdict must not depend on
+# that (the proof stage's wall clock is the one nondeterministic limit).
 KERNEL_STEPS = 10**8
-KERNEL_SECONDS = 40
 
 
 def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None):
@@ -204,18 +205,18 @@ def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None):
         return None, Check("kernel.certificate", UNKNOWN, "kernel", f"no certificate could be written: {err}"), None
     t0 = time.perf_counter()
     try:
-        with budget.work_budget(KERNEL_STEPS, KERNEL_SECONDS) as work:
+        with budget.work_budget(KERNEL_STEPS) as work:
             try:
                 v = kcert.check(handoff.problem(mech), cert, prepared)
             finally:
-                ended = work.left() <= 0 or budget.past_wall_clock()
+                ended = work.left() <= 0
     except kcert.Rejected as err:
         failed = [o.name for o in err.outcomes if not o.holds]
         return None, Check("kernel.certificate", UNKNOWN, "kernel: every obligation re-derived and decided (z3, no cache)",
                            f"the kernel did not accept the certificate: {', '.join(failed[:6])}"
                            + (f" and {len(failed) - 6} more" if len(failed) > 6 else "")
-                           + (f" (its work budget of {KERNEL_STEPS:.0e} steps or its wall clock of {KERNEL_SECONDS} s "
-                              "ended the check: those obligations were not decided)" if ended else ""),
+                           + (f" (its work budget of {KERNEL_STEPS:.0e} weighted z3 steps ended the check: "
+                              "those obligations were not decided)" if ended else ""),
                            {"failed": failed, "obligations": len(err.outcomes)}), cert_json
     n = len(v.outcomes)
     return v, Check("kernel.certificate", CERTIFIED, "kernel: every obligation re-derived and decided (z3, no cache)",
