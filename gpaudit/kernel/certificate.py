@@ -234,16 +234,12 @@ def _unsat(formula, budget_ms=BUDGET_MS, roots=None) -> tuple[bool, str]:
 class _Run:
     def __init__(self):
         self.outcomes: list[Outcome] = []
-        self._empty: dict = {}
         self._decided: dict = {}
         self.roots = Roots()
 
     def empty(self, conds) -> bool:
-        """z3 shows the conjunction empty (memoised for this check only)."""
-        key = frozenset(conds)
-        if key not in self._empty:
-            self._empty[key] = _unsat(sp.And(*conds), 3000)[0]
-        return self._empty[key]
+        """z3 shows the conjunction empty (memoised for this check only, as every formula is)."""
+        return self._decide(sp.And(*conds), 3000)[0]
 
     def need(self, name, formula, budget_ms=BUDGET_MS, within=()):
         """z3 shows `formula` unsatisfiable.  With `within` (a region's conditions), z3 first tries
@@ -712,7 +708,7 @@ def _lemma_31(run: _Run, P: Problem, cert: Certificate):
     for r in cert.regions:
         def prop(a):
             g2 = sp.Add(*[g**2 for g in _grads(a.f, P.syms)])
-            return sp.powsimp(sp.expand(g2 / K**2), combine="exp") <= 1
+            return _le(sp.powsimp(sp.expand(g2 / K**2), combine="exp"), 1)
         run.need(f"lipschitz[{r.label}]", _some_alt(r, prop), within=r.conds)
     run.exact("B_positive", _nonconstant(P, cert), f"grad f != 0 strictly inside a region at z = {cert.point}")
 
