@@ -78,8 +78,11 @@ def execute(plan: Plan, out_dir, *, jobs: int = 1, client=None, cache: bool = Tr
     if given, is called as ``on_record(point, record)`` for each point computed in this run.
     ``points_dir``: where finished points are kept (default DIR/points). ``display_path``: the
     file as the outputs name it (default as given)."""
-    out = Path(out_dir)
-    store = PointStore(points_dir if points_dir is not None else out / "points")
+    # Every file is reached by an absolute path fixed here: a task run in this process (a Dask
+    # worker with processes=False) may change the working directory while the outputs are written.
+    given = Path(out_dir)
+    out = given.absolute()
+    store = PointStore(Path(points_dir).absolute() if points_dir is not None else out / "points")
     code = code_identity()
     records, keys, tasks = {}, {}, {}
     for p in plan.points:
@@ -111,7 +114,7 @@ def execute(plan: Plan, out_dir, *, jobs: int = 1, client=None, cache: bool = Tr
             "vary": [{"name": a.name, "spec": a.spec, "values": list(a.texts)} for a in plan.axes],
             "seed": plan.points[0].seed, "effort": plan.points[0].effort, "full_evidence": plan.full_evidence,
             "reused": reused}
-    paths = write_outputs(out, meta, plan.names, rows)
+    paths = {kind: given / path.name for kind, path in write_outputs(out, meta, plan.names, rows).items()}
     return Outcome(rows, exit_code(rows), reused, len(tasks), paths)
 
 

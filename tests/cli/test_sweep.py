@@ -6,6 +6,7 @@ epsilon_upper, epsilon_lower, config sha256), never with numbers written down he
 import csv
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -325,39 +326,43 @@ claim: {epsilon: 1}
 
 
 _REAL_RUN_POINT = worker.run_point
+_WORKER_DIR = None   # set by the test below
 
 
 def _run_point_from_elsewhere(*args, **kw):
-    """worker.run_point in a working directory of its own (./worker-cwd), as a Dask worker's."""
+    """worker.run_point after moving the process into _WORKER_DIR for good, as a task may."""
     import os
-    here = os.getcwd()
-    os.chdir(os.path.join(here, "worker-cwd"))
-    try:
-        return _REAL_RUN_POINT(*args, **kw)
-    finally:
-        os.chdir(here)
+    os.chdir(_WORKER_DIR)
+    return _REAL_RUN_POINT(*args, **kw)
 
 
 def test_dask_sweep_of_a_callable_config_by_relative_path(tmp_path, monkeypatch):
     """A Dask worker has its own working directory: a configuration given by a relative path
-    still finds its python callables there (here the worker's task runs from another folder)."""
+    still finds its python callables there.  Here the worker runs in this process (processes=False)
+    and moves the process into a folder of its own for good, as a task may: the sweep's outputs
+    still land where --out said when the sweep began."""
+    import os
     import distributed
     cfg_dir = tmp_path / "mechs"
     cfg_dir.mkdir()
     (cfg_dir / "userfns.py").write_text("def f(x):\n    return min(max(x[0], 0.0), 1.0)\n\n"
                                         "def B(x):\n    return 1.0\n")
     (cfg_dir / "mech.yaml").write_text(CALLABLE_CONFIG)
-    (tmp_path / "worker-cwd").mkdir()
+    elsewhere = tmp_path / "worker-cwd"
+    elsewhere.mkdir()
+    monkeypatch.setattr(sys.modules[__name__], "_WORKER_DIR", str(elsewhere))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(worker, "run_point", _run_point_from_elsewhere)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         code = main(["sweep", "mechs/mech.yaml", "--vary", "eta=1,2", "--effort", "quick", "-q",
                      "--out", "out", "--scheduler", cluster.scheduler_address])
+    assert os.getcwd() == str(elsewhere)   # the move happened while the sweep ran
     rows = json.loads((tmp_path / "out" / "sweep.json").read_text())["points"]
     assert [r["verdict"] for r in rows] != ["error", "error"], rows[0]["note"]
     assert all(r["verdict"] != "error" and "cannot find module" not in r["note"] for r in rows)
     assert code in (1, 3)   # a float callable is never certified; eta = 2 (twice the noise needed) refutes
+    assert not (elsewhere / "out").exists()
 
 
 def test_catalog_sweeps_need_only_what_git_keeps(tmp_path):
