@@ -51,11 +51,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
-import sympy
 from flint import arb, arb_series, ctx, fmpq
 from mpmath.libmp import from_man_exp
 
-from gpaudit.model.families import NoiseFamily, exact_number, to_arb, to_mpf
+from gpaudit.model.families import NoiseFamily, exact_number, scale_bits, to_arb, to_mpf
 
 __all__ = ["SupEnclosure", "enclose_rate", "paper_constants"]
 
@@ -351,20 +350,10 @@ def _extra_bits(family: NoiseFamily) -> int:
     width are both extended (an arb radius carries only 30 bits, so a box must be about as narrow
     as the feature it has to resolve).  PolyPlace's 1/alpha lies 1e-200 below the pole u = 1 at
     alpha = 1 + 1e-200: a box [lo, 1/alpha] wider than that touches the pole."""
-    def bits(v):  # ceil(|log2 v|) of an exact positive number
-        return int(mpmath.ceil(abs(mpmath.log(mpmath.mpf(sympy.N(v, 20)), 2))))
-
-    extra = 0
+    extra = family.scale_bits()
     for b in family.is_piece_boundary():
         if b > 0 and b < 1:
-            extra = max(extra, bits(1 - b))
-    prm = family.params()
-    if family.name == "student_t":
-        # the score peaks at u = sqrt(nu): 1e-150 at nu = 1e-300 (s = 1/u = 1e-150 at nu = 1e300),
-        # and a box [0, w] with w >> sqrt(nu) makes nu + u^2 a ball around 0 (30-bit radii)
-        extra = max(extra, (bits(prm["nu"]) + 1) // 2)
-    elif family.name == "gen_cauchy" and prm["p"] > 2:
-        extra = max(extra, bits(prm["p"]))  # the score changes over 1/p about u = 1
+            extra = max(extra, scale_bits(1 - b))
     return min(extra, 1100)
 
 
@@ -427,40 +416,9 @@ def _offer_point(objective: _Objective, chart: _Chart, m: arb, best: dict):
 
 
 def paper_constants(family: NoiseFamily, eta, gamma) -> list[tuple[str, mpmath.mpf]]:
-    """The papers' closed-form rates for this family (at the current mpmath precision).
-
-    Each entry is (citation, value); only constants whose stated hypotheses hold are listed.
-    """
+    """The papers' closed-form rates for this family (NoiseFamily.paper_rates), as mpmath numbers
+    at the current precision: each entry is (citation, value), only where the constant's stated
+    hypotheses hold."""
     eta, gamma = exact_number("eta", eta), exact_number("gamma", gamma)
-    out: list[tuple[str, sympy.Expr]] = []
-    params = family.params()
-    if family.name == "gen_cauchy":
-        p, th = params["p"], params["theta"]
-        if th >= 1:
-            out.append((
-                "Liang-Yi Lemma 3.3: max(gamma, (p*theta-1)*gamma) + (p-1)^((p-1)/p)*theta*eta",
-                # in mpmath: sympy would try to take the root of the integer p - 1 exactly (p = 1e30)
-                max(to_mpf(gamma), to_mpf((p * th - 1) * gamma))
-                + to_mpf(p - 1) ** to_mpf((p - 1) / p) * to_mpf(th * eta)))
-        if th == 1:
-            out.append(("NRS07 as quoted in Liang-Yi (remark after Lemma 3.5), and Laud-Pankova-Pettai "
-                        "Theorem 3 with b = eta, beta = gamma: (p+1)*gamma + (p+1)*eta",
-                        (p + 1) * gamma + (p + 1) * eta))
-    elif family.name == "student_t":
-        nu = params["nu"]
-        if nu > 1:
-            shift = (nu + 1) / (2 * sympy.sqrt(nu)) * eta
-            out.append(("Liang-Yi Lemma 3.5: nu*gamma + (nu+1)/(2*sqrt(nu))*eta", nu * gamma + shift))
-            out.append(("BS19 as quoted in Liang-Yi (remark after Lemma 3.5): "
-                        "(nu+1)*gamma + (nu+1)/(2*sqrt(nu))*eta", (nu + 1) * gamma + shift))
-    elif family.name == "polyplace":
-        alpha = params["alpha"]
-        if eta == gamma:
-            out.append(("Hladik-Tetek Theorem 8 with Lemma 12 (eta = gamma, alpha = eps/gamma): "
-                        "alpha*gamma", alpha * gamma))
-        elif eta < gamma:
-            # B*gamma/eta >= B is again a gamma-smooth upper bound and M = f + (B*gamma/eta)/gamma Z
-            # is exactly the mechanism of Theorem 8.
-            out.append(("Hladik-Tetek Theorem 8 applied to B*gamma/eta (eta < gamma): alpha*gamma",
-                        alpha * gamma))
-    return [(label, value if isinstance(value, mpmath.mpf) else to_mpf(value)) for label, value in out]
+    return [(label, value if isinstance(value, mpmath.mpf) else to_mpf(value))
+            for label, value in family.paper_rates(eta, gamma)]

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from .family_base import (Density, NoiseFamily, S, U, exact_number, float64_overrides, to_arb,  # noqa: F401
-                          to_mpf)
+from .family_base import (Density, NoiseFamily, S, U, exact_number, float64_overrides, scale_bits,  # noqa: F401
+                          to_arb, to_mpf)
 from .family_defs import FAMILIES, RADIAL, Gaussian, GenCauchy, Laplace, PolyPlace, StudentT  # noqa: F401
 
 __all__ = ["NoiseFamily", "Density", "Laplace", "GenCauchy", "StudentT", "PolyPlace", "Gaussian",
-           "FAMILIES", "make_family", "float64_overrides", "exact_number", "to_arb", "to_mpf", "U", "S"]
+           "FAMILIES", "make_family", "float64_overrides", "exact_number", "scale_bits", "to_arb", "to_mpf", "U", "S"]
 
 
 def make_family(name: str, dim: int = 1, **params) -> NoiseFamily:

@@ -93,6 +93,11 @@ def exact_number(field: str, value) -> sympy.Expr:
     raise ValueError(f"{field}: expected a number, got {type(value).__name__}")
 
 
+def scale_bits(v) -> int:
+    """ceil(|log2 v|) of an exact positive number: how many bits its scale lies from 1."""
+    return int(mpmath.ceil(abs(mpmath.log(mpmath.mpf(sympy.N(v, 20)), 2))))
+
+
 def to_arb(expr: sympy.Expr) -> arb:
     """Rigorous arb ball for an exact sympy number (rationals, pi, E, +, *, powers, exp, log)."""
     return lower_to_arb(sympy.sympify(expr))
@@ -366,8 +371,10 @@ class NoiseFamily:
 
     A subclass (``gpaudit.model.family_defs``) declares its shape parameters as dataclass fields,
     its ``density`` (class attribute), ``check`` (parameter constraints), the survival function
-    on u >= 0 (``_sf_pos_mp``, ``_sf_pos_np``), ``variance_mp`` and the sampler. Everything else
-    is derived; the float64 forms may be overridden (see the module docstring).
+    on u >= 0 (``_sf_pos_mp``, ``_sf_pos_np``), ``variance_mp`` and the sampler, and where they
+    apply the papers' closed-form rates (``paper_rates``) and its own small scales
+    (``scale_bits``). Everything else is derived; the float64 forms may be overridden (see the
+    module docstring).
     """
 
     name: ClassVar[str] = ""
@@ -388,6 +395,17 @@ class NoiseFamily:
     @property
     def derived(self) -> _Derived:
         return _derive(self)
+
+    def paper_rates(self, eta: sympy.Expr, gamma: sympy.Expr) -> list:
+        """The papers' closed-form rates for this family with noise weight eta and growth gamma,
+        [(citation, value: exact sympy or mpmath)], only where their stated hypotheses hold (the
+        numbers a report shows beside the certified bound; none of them certifies anything)."""
+        return []
+
+    def scale_bits(self) -> int:
+        """Bits of the family's own small scales beyond its pieces' boundaries, which the rate
+        enclosure's boxes must resolve (gpaudit.certify.family_sup); 0 for none."""
+        return 0
 
     def is_piece_boundary(self) -> list[sympy.Expr]:
         """Points u >= 0 where the density formula changes (or is not smooth)."""

@@ -29,7 +29,7 @@ import numpy as np
 import sympy
 from sympy import exp, log, loggamma, pi
 
-from .family_base import Density, NoiseFamily, U, lazy_class_attribute, to_mpf
+from .family_base import Density, NoiseFamily, U, lazy_class_attribute, scale_bits, to_mpf
 from .family_eval import log1p
 
 __all__ = ["Laplace", "GenCauchy", "StudentT", "PolyPlace", "Gaussian", "FAMILIES", "RADIAL",
@@ -118,6 +118,24 @@ class GenCauchy(NoiseFamily):
             raise ValueError(f"theta: must be > 0, got {self.theta}")
         if not self.p * self.theta > 1:
             raise ValueError(f"theta: p*theta must be > 1, got p*theta = {self.p * self.theta}")
+
+    def paper_rates(self, eta, gamma):
+        p, th = self.p, self.theta
+        out = []
+        if th >= 1:
+            out.append((
+                "Liang-Yi Lemma 3.3: max(gamma, (p*theta-1)*gamma) + (p-1)^((p-1)/p)*theta*eta",
+                # in mpmath: sympy would try to take the root of the integer p - 1 exactly (p = 1e30)
+                max(to_mpf(gamma), to_mpf((p * th - 1) * gamma))
+                + to_mpf(p - 1) ** to_mpf((p - 1) / p) * to_mpf(th * eta)))
+        if th == 1:
+            out.append(("NRS07 as quoted in Liang-Yi (remark after Lemma 3.5), and Laud-Pankova-Pettai "
+                        "Theorem 3 with b = eta, beta = gamma: (p+1)*gamma + (p+1)*eta",
+                        (p + 1) * gamma + (p + 1) * eta))
+        return out
+
+    def scale_bits(self):
+        return scale_bits(self.p) if self.p > 2 else 0   # the score changes over 1/p about u = 1
 
     def _beta_args(self):
         """(a, b) with P(|Z| > x) = I_{1/(1+x^p)}(a, b), the regularised incomplete beta."""
@@ -242,6 +260,20 @@ class StudentT(NoiseFamily):
         if not self.nu > 0:
             raise ValueError(f"nu: must be > 0, got {self.nu}")
 
+    def paper_rates(self, eta, gamma):
+        nu = self.nu
+        if not nu > 1:
+            return []
+        shift = (nu + 1) / (2 * sympy.sqrt(nu)) * eta
+        return [("Liang-Yi Lemma 3.5: nu*gamma + (nu+1)/(2*sqrt(nu))*eta", nu * gamma + shift),
+                ("BS19 as quoted in Liang-Yi (remark after Lemma 3.5): "
+                 "(nu+1)*gamma + (nu+1)/(2*sqrt(nu))*eta", (nu + 1) * gamma + shift)]
+
+    def scale_bits(self):
+        # the score peaks at u = sqrt(nu): 1e-150 at nu = 1e-300 (s = 1/u = 1e-150 at nu = 1e300),
+        # and a box [0, w] with w >> sqrt(nu) makes nu + u^2 a ball around 0 (30-bit radii)
+        return (scale_bits(self.nu) + 1) // 2
+
     def _sf_pos_mp(self, x):
         nu_ = to_mpf(self.nu)
         return mpmath.betainc(nu_ / 2, mpmath.mpf(1) / 2, 0, nu_ / (nu_ + x * x), regularized=True) / 2
@@ -323,6 +355,17 @@ class PolyPlace(NoiseFamily):
     def check(self):
         if not self.alpha > 1:
             raise ValueError(f"alpha: must be > 1, got {self.alpha}")
+
+    def paper_rates(self, eta, gamma):
+        if eta == gamma:
+            return [("Hladik-Tetek Theorem 8 with Lemma 12 (eta = gamma, alpha = eps/gamma): alpha*gamma",
+                     self.alpha * gamma)]
+        if eta < gamma:
+            # B*gamma/eta >= B is again a gamma-smooth upper bound and M = f + (B*gamma/eta)/gamma Z
+            # is exactly the mechanism of Theorem 8.
+            return [("Hladik-Tetek Theorem 8 applied to B*gamma/eta (eta < gamma): alpha*gamma",
+                     self.alpha * gamma)]
+        return []
 
     def _tail_consts(self):
         """(N, K, r) in mpmath at the working precision."""

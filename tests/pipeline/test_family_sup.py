@@ -160,6 +160,22 @@ def test_paper_constants_hypotheses():
     assert paper_constants(make_family("student_t", nu=1), 1, 1) == []  # Lemma 3.5 needs nu > 1
 
 
+def test_each_family_owns_its_constants_and_scales():
+    """The papers' rates and the small scales the enclosure must resolve are the families' own
+    (NoiseFamily.paper_rates, .scale_bits): the enclosure names no family, so a new family cannot
+    silently get another's constants or none of its scales."""
+    import inspect
+
+    from gpaudit.certify import family_sup
+    assert "family.name" not in inspect.getsource(family_sup)
+    assert make_family("laplace").paper_rates(1, 1) == [] and make_family("laplace").scale_bits() == 0
+    assert make_family("student_t", nu="1e-300").scale_bits() == 499   # sqrt(nu) = 1e-150 ~ 2^-498.3
+    assert make_family("student_t", nu=4).scale_bits() == 1
+    assert make_family("gen_cauchy", p=4).scale_bits() == 2 and make_family("gen_cauchy", p=2).scale_bits() == 0
+    rates = dict(make_family("student_t", nu=4).paper_rates(R(1, 2), R(1, 10)))
+    assert rates["Liang-Yi Lemma 3.5: nu*gamma + (nu+1)/(2*sqrt(nu))*eta"] == R(4, 10) + R(5, 4) * R(1, 2)
+
+
 @pytest.mark.parametrize("name, shape, a, b", [
     # |psi(1/s)| and u |psi(u)| at u = 1/s, as the papers' closed forms give them
     ("student_t", {"nu": 3}, lambda s: 4 * s / (1 + 3 * s**2), lambda s: 4 / (1 + 3 * s**2)),
