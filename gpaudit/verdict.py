@@ -19,7 +19,7 @@ def worst_exit(codes) -> int:
     return min(codes, key=rank.__getitem__) if codes else 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Check:
     id: str
     status: str          # certified | refuted | unknown | skipped
@@ -34,7 +34,7 @@ class Check:
         return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class Result:
     name: str
     path: str
@@ -49,7 +49,7 @@ class Result:
     decision: Decision | None = None
 
     def __post_init__(self):
-        self.verdict = Verdict(self.verdict)
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
         if self.verdict is CERTIFIED and not is_certified_decision(self.decision):
             raise ValueError("a certified result needs the kernel's certified Decision (gpaudit.kernel.decide)")
 

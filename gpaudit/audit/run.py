@@ -21,7 +21,7 @@ def mpstr(v, digits=30) -> str:
     return mpmath.nstr(v, digits, strip_zeros=False) if v is not None else None
 
 
-@dataclass
+@dataclass(frozen=True)
 class AuditOutcome:
     witness: dict | None
     epsilon_lower: object            # mpf or None

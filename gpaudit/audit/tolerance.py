@@ -26,6 +26,7 @@ from flint import arb, ctx, fmpq
 
 from ..kernel.arbexpr import to_arb
 from ..model.mechanism import Mechanism
+from ..spec.types import Norm
 
 PREC_BITS = 320
 MAX_TRIED = 8          # violating triples tried, best first
@@ -131,9 +132,9 @@ def _dist_arb(mech, x, xp) -> arb:
     m = mech.metric
     terms = [abs(arb(fmpq(*float(a).as_integer_ratio())) - arb(fmpq(*float(b).as_integer_ratio()))) * to_arb(w)
              for a, b, w in zip(x, xp, m.w_exact)]
-    if m.kind == "l1" or len(terms) == 1:
+    if m.kind == Norm.L1 or len(terms) == 1:
         return sum(terms[1:], terms[0])
-    if m.kind == "linf":
+    if m.kind == Norm.LINF:
         hi = max(t.upper() for t in terms)
         lo = max(t.lower() for t in terms)
         return arb(lo).union(arb(hi))

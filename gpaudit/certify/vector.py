@@ -24,6 +24,7 @@ from ..kernel import certificate as kc
 from ..kernel import numbers
 from ..kernel.decide import Evidence, decide
 from ..model.usercode import user_code_checks
+from ..spec.types import Norm
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result
 from . import handoff
 from .family_sup import enclose_rate
@@ -56,11 +57,11 @@ def _op_norm_exact(J, metric, weights):
     """||J||_{m -> 2} for a constant matrix J (sympy), exactly."""
     J = sp.Matrix(J)
     d = J.shape[1]
-    if metric == "l2":
+    if metric == Norm.L2:
         A = J * sp.diag(*[1 / w for w in weights])
         eig = (A.T * A).eigenvals()
         return sp.sqrt(sp.Max(*eig))
-    if metric == "l1":
+    if metric == Norm.L1:
         return sp.Max(*[sp.sqrt(sum(J[i, j]**2 for i in range(J.shape[0]))) / weights[j] for j in range(d)])
     return sp.Max(*[sp.sqrt(sum((sum(J[i, j] * s[j] / weights[j] for j in range(d)))**2 for i in range(J.shape[0])))
                     for s in itertools.product((-1, 1), repeat=d)])
@@ -120,7 +121,7 @@ def _constants(mech, fvals, B, rng):
         value = float(exact) if exact is not None else None
         if value is None:
             A = np.array(sp.Matrix(J) * sp.diag(*[1 / w for w in weights]), dtype=float)
-            value = float(np.linalg.norm(A, 2) / float(B)) if m.kind == "l2" else float("inf")
+            value = float(np.linalg.norm(A, 2) / float(B)) if m.kind == Norm.L2 else float("inf")
         return _short(value), [sp.Integer(0)]
     Jf = sp.lambdify(syms, sp.Matrix(J), "numpy")
     Bf = sp.lambdify(syms, B, "numpy")
@@ -131,7 +132,7 @@ def _constants(mech, fvals, B, rng):
         out = np.empty(len(X))
         for i, x in enumerate(X):
             A = np.array(Jf(*x), float).reshape(len(fvals), len(syms)) / w
-            out[i] = (np.linalg.norm(A, 2) if m.kind == "l2" else np.linalg.norm(A, axis=0).max() if m.kind == "l1"
+            out[i] = (np.linalg.norm(A, 2) if m.kind == Norm.L2 else np.linalg.norm(A, axis=0).max() if m.kind == Norm.L1
                       else max(np.linalg.norm(A @ np.array(s)) for s in itertools.product((-1, 1), repeat=len(syms))))
         return out / np.broadcast_to(Bf(*X.T), (len(X),))
 

@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..spec.types import BoundSpec, input_symbols
+from ..spec.types import BoundSpec, Growth, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .numeric_ss import MAX_GRID_POINTS, GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
 from ..errors import FieldError
@@ -45,16 +45,16 @@ class Bound:
     def g_np(self, r):
         r = np.asarray(r, float)
         gm = float(self.gamma)
-        return np.exp(gm * r) if self.growth == "exponential" else 1.0 + gm * r
+        return np.exp(gm * r) if self.growth == Growth.EXPONENTIAL else 1.0 + gm * r
 
     def log_g_mp(self, r):
         gm = mpmath.mpf(sp.Rational(self.gamma)) if self.gamma.is_Rational else mpmath.mpf(sp.N(self.gamma, 60))
-        return gm * r if self.growth == "exponential" else mpmath.log1p(gm * r)
+        return gm * r if self.growth == Growth.EXPONENTIAL else mpmath.log1p(gm * r)
 
 
 def _decay(growth, gamma, rho, tau):
     """1/tau shrunk by the growth over distance rho."""
-    return sp.exp(-gamma * rho) / tau if growth == "exponential" else 1 / (tau * (1 + gamma * rho))
+    return sp.exp(-gamma * rho) / tau if growth == Growth.EXPONENTIAL else 1 / (tau * (1 + gamma * rho))
 
 
 def _outside(rho, w, gamma, growth):

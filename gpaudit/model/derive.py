@@ -64,7 +64,7 @@ from functools import reduce
 import sympy as sp
 
 from ..errors import FieldError
-from ..spec.types import MetricSpec
+from ..spec.types import MetricSpec, Norm
 
 PAPER = "Laud, Pankova and Pettai, Table 2 and Figure 1"
 
@@ -274,9 +274,9 @@ class _Deriver:
             return sp.Integer(0)
         if len(vals) == 1:
             return vals[0]
-        if self.kind == "l1":
+        if self.kind == Norm.L1:
             return sp.Max(*vals)
-        if self.kind == "linf":
+        if self.kind == Norm.LINF:
             return sp.Add(*vals)
         return sp.sqrt(sp.Add(*[v**2 for v in vals]))
 
@@ -286,29 +286,29 @@ class _Deriver:
         exprs = list(exprs)
         if len(exprs) == 1:
             return exprs[0]
-        if self.kind == "l1":
+        if self.kind == Norm.L1:
             return sp.Max(*exprs)
-        if self.kind == "linf":
+        if self.kind == Norm.LINF:
             return sp.Add(*exprs)
         return sp.sqrt(sp.Add(*[e**2 for e in exprs]))
 
     def sup_combine(self, sups, disjoint: bool):
         if any(s is None for s in sups):
             return None
-        return _max(sups) if disjoint and self.kind == "l1" else sp.Add(*sups)
+        return _max(sups) if disjoint and self.kind == Norm.L1 else sp.Add(*sups)
 
     def smooth_combine(self, a, b, disjoint: bool):
         """The smoothness of a product of an a-smooth and a b-smooth function: a + b, or max(a, b)
         on disjoint variables under l1 (a d1 + b d2 <= max(a, b) (d1 + d2)).  (l2 and linf would
         allow root of squares and + ; + is used, a valid upper bound that keeps numbers rational.)"""
-        return sp.Max(a, b) if disjoint and self.kind == "l1" else a + b
+        return sp.Max(a, b) if disjoint and self.kind == Norm.L1 else a + b
 
     def split(self, b, disjoint: bool):
-        return b if disjoint and self.kind == "l1" else b / 2
+        return b if disjoint and self.kind == Norm.L1 else b / 2
 
     def rest(self, b, used, disjoint: bool):
         """The largest smoothness left for the other factor of a product after ``used``."""
-        if disjoint and self.kind == "l1":
+        if disjoint and self.kind == Norm.L1:
             return b if bool(used <= b) else b / 2
         left = b - used
         return left if bool(left > 0) else b / 2
@@ -545,7 +545,7 @@ class _Deriver:
         beta = sp.Max(self.smooth_combine(gA.beta, hB.beta, disjoint),
                       self.smooth_combine(gB.beta, hA.beta, disjoint))
         sups = [None if x.sup is None or y.sup is None else x.sup * y.sup for x, y in ((gA, hB), (gB, hA))]
-        sup = (None if None in sups else _max(sups) if disjoint and self.kind == "l1" else sp.Add(*sups))
+        sup = (None if None in sups else _max(sups) if disjoint and self.kind == Norm.L1 else sp.Add(*sups))
         rule = "*_D on disjoint variables" if disjoint else "*_D"
         return self._close(idx, rule, e, "DS", Est(h, beta, sup))
 
@@ -580,7 +580,7 @@ class _Deriver:
         if k.free_symbols or bool(k < 0):
             return None
         inv = [1 / self.w[s] for s in S]
-        if self.kind == "linf" and len(inv) > 1:
+        if self.kind == Norm.LINF and len(inv) > 1:
             return sp.sqrt(sp.Add(*[v**2 for v in inv]))
         return _max(inv)
 

@@ -21,10 +21,10 @@ import numpy as np
 import sympy as sp
 
 from ..kernel.numbers import exact, le
-from ..spec.types import MetricSpec
+from ..spec.types import MetricSpec, Norm
 from .fp import row_norm
 
-DUAL = {"l1": "linf", "l2": "l2", "linf": "l1"}
+DUAL = {Norm.L1: Norm.LINF, Norm.L2: Norm.L2, Norm.LINF: Norm.L1}
 
 
 def _mp(v) -> mpmath.mpf:
@@ -35,10 +35,10 @@ def _norm_np(kind: str, V) -> np.ndarray:
     """The unweighted l1 / l2 / linf norm of each row of V >= 0 (rows scaled by their largest
     entry where a sum could over- or underflow)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        if kind == "l2":
+        if kind == Norm.L2:
             return row_norm(V)
         m = V.max(axis=1)
-        if kind == "linf":
+        if kind == Norm.LINF:
             return m
         safe = np.where(m > 0, m, 1.0)
         return np.where(m > 0, m * (V / safe[:, None]).sum(axis=1), 0.0)
@@ -46,9 +46,9 @@ def _norm_np(kind: str, V) -> np.ndarray:
 
 def _norm_mp(kind: str, terms) -> mpmath.mpf:
     """The l1 / l2 / linf norm of a vector of non-negative mpf terms, at the working precision."""
-    if kind == "l1":
+    if kind == Norm.L1:
         return mpmath.fsum(terms)
-    if kind == "linf":
+    if kind == Norm.LINF:
         return max(terms)
     return mpmath.sqrt(mpmath.fsum(t * t for t in terms))
 
@@ -84,9 +84,12 @@ def _le(a, b) -> sp.Boolean:
 
 @dataclass(frozen=True)
 class Metric:
-    kind: str = "l2"
+    kind: Norm = Norm.L2
     weights: tuple = ()     # exact positive sympy numbers, one per coordinate; () for unit weights
     dim: int = 1
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", Norm(self.kind))
 
     @classmethod
     def of(cls, spec) -> "Metric":
@@ -98,12 +101,12 @@ class Metric:
     def euclidean(self) -> bool:
         """The plain Euclidean metric (gpaudit's default, and every unweighted metric in one
         dimension, where all three are |x - x'|): the original code paths."""
-        return not self.weights and (self.kind == "l2" or self.dim == 1)
+        return not self.weights and (self.kind == Norm.L2 or self.dim == 1)
 
     @property
     def label(self) -> str:
         if not self.weights:
-            return self.kind
+            return self.kind.value
         return f"{self.kind} with weights ({', '.join(_short(w) for w in self.weights)})"
 
     @property
@@ -151,9 +154,9 @@ class Metric:
         terms = [w * sp.Abs(s - p) for s, p, w in zip(syms, psyms, self.w_exact)]
         if len(terms) == 1:
             return terms[0]
-        if self.kind == "l1":
+        if self.kind == Norm.L1:
             return sp.Add(*terms)
-        if self.kind == "linf":
+        if self.kind == Norm.LINF:
             return sp.Max(*terms)
         return sp.sqrt(sp.Add(*[(w * (s - p))**2 for s, p, w in zip(syms, psyms, self.w_exact)]))
 
@@ -170,10 +173,10 @@ class Metric:
     def dual_sq_expr(self, grads) -> sp.Expr:
         """||g||_*^2 as a sympy expression (Max and Abs where the dual norm needs them)."""
         sq = [(g / w)**2 for g, w in zip(grads, self.w_exact)]
-        dual = DUAL[self.kind] if len(grads) > 1 else "l2"
-        if dual == "l2":
+        dual = DUAL[self.kind] if len(grads) > 1 else Norm.L2
+        if dual == Norm.L2:
             return sp.Add(*sq)
-        if dual == "linf":
+        if dual == Norm.LINF:
             return sp.Max(*sq, evaluate=False)   # unevaluated: sympy's search for dominated arguments is slow
         return sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)])**2
 
@@ -181,10 +184,10 @@ class Metric:
         """||g||_* <= bound, for a bound >= 0, as a sympy condition without square roots:
         l2: sum (g_i/w_i)^2 <= bound^2;  linf (metric l1): every (g_i/w_i)^2 <= bound^2;
         l1 (metric linf): sum |g_i|/w_i <= bound."""
-        dual = DUAL[self.kind] if len(grads) > 1 else "l2"
-        if dual == "l2":
+        dual = DUAL[self.kind] if len(grads) > 1 else Norm.L2
+        if dual == Norm.L2:
             return _le(sp.Add(*[(g / w)**2 for g, w in zip(grads, self.w_exact)]), bound**2)
-        if dual == "linf":
+        if dual == Norm.LINF:
             return sp.And(*[_le((g / w)**2, bound**2) for g, w in zip(grads, self.w_exact)])
         return _le(sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)]), bound)
 
@@ -192,7 +195,7 @@ class Metric:
         """An exact C with ||g||_* <= C ||g||_2 for every g (Cauchy-Schwarz / norm equivalence):
         turns a Euclidean Lipschitz constant into one for this metric."""
         inv = [1 / w for w in self.w_exact]
-        if self.kind == "linf":
+        if self.kind == Norm.LINF:
             return sp.sqrt(sp.Add(*[v**2 for v in inv]))
         return sp.Max(*inv) if len(inv) > 1 else inv[0]
 
@@ -201,11 +204,11 @@ class Metric:
         """A unit vector v (||v|| = 1) maximising g . v, i.e. attaining ||g||_* (float64)."""
         g = np.asarray(g, dtype=float)
         w = self.w_np
-        if self.kind == "l2":
+        if self.kind == Norm.L2:
             v = g / w**2
             n = self.dist_np(v.reshape(1, -1))[0]
             return v / n if n > 0 and np.isfinite(n) else np.eye(self.dim)[0] / w[0]
-        if self.kind == "l1":
+        if self.kind == Norm.L1:
             k = int(np.argmax(np.abs(g) / w))
             v = np.zeros(self.dim)
             v[k] = (1.0 if g[k] >= 0 else -1.0) / w[k]
@@ -218,9 +221,9 @@ class Metric:
         d = self.dim
         ext = []
         eye = np.eye(d)
-        if self.kind in ("l1", "l2"):
+        if self.kind in (Norm.L1, Norm.L2):
             ext += [s * eye[k] for k in range(d) for s in (1.0, -1.0)]
-        if self.kind in ("linf", "l2") and d > 1:
+        if self.kind in (Norm.LINF, Norm.L2) and d > 1:
             signs = np.array(np.meshgrid(*[[1.0, -1.0]] * d)).reshape(d, -1).T[: 2 ** min(d, 6)]
             ext += list(signs)
         E = np.array(ext, dtype=float).reshape(-1, d)

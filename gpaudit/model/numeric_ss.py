@@ -16,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..spec.types import Growth, Norm
+
 
 def growth_np(growth: str, gamma: float, r):
     r = np.asarray(r, dtype=float)
-    return np.exp(gamma * r) if growth == "exponential" else 1.0 + gamma * r
+    return np.exp(gamma * r) if growth == Growth.EXPONENTIAL else 1.0 + gamma * r
 
 
 # work limits, whatever the dimension: grid points in total, and entries of one pairwise block
@@ -43,9 +45,9 @@ def _pdist(D, unit, metric=None):
     if metric is None or metric.euclidean:
         return unit * np.sqrt(((D / unit)**2).sum(-1))
     V = np.abs(D) * metric.w_np
-    if metric.kind == "l1":
+    if metric.kind == Norm.L1:
         return V.sum(-1)
-    if metric.kind == "linf":
+    if metric.kind == Norm.LINF:
         return V.max(-1)
     return unit * np.sqrt(((V / unit)**2).sum(-1))
 
@@ -68,14 +70,14 @@ def _pdist_pairs(A, P, unit, metric=None):
         else:
             np.abs(t, out=t)
             t *= metric.w_np[k]
-            if metric.kind == "linf":
+            if metric.kind == Norm.LINF:
                 acc = t if acc is None else np.maximum(acc, t, out=acc)
                 continue
-            if metric.kind != "l1":
+            if metric.kind != Norm.L1:
                 t /= unit
                 t *= t
         acc = t if acc is None else np.add(acc, t, out=acc)
-    if plain or metric.kind not in ("l1", "linf"):
+    if plain or metric.kind not in (Norm.L1, Norm.LINF):
         np.sqrt(acc, out=acc)
         acc *= unit
     return acc
@@ -227,7 +229,7 @@ class GridSmoothSensitivity:
             Q = (P - c) / self.unit
             q2 = (Q**2).sum(axis=1)
             rows = _rows_per_block(len(P), 1, 4096)
-            expo = self.growth == "exponential"
+            expo = self.growth == Growth.EXPONENTIAL
             logL, gu = np.log(L), self.gamma * self.unit
             with np.errstate(all="ignore"):
                 for s in range(0, X.shape[0], rows):
@@ -384,7 +386,7 @@ class RadialSmoothSensitivity:
         return np.maximum(np.abs(s) * gs, best)
 
     def _decay(self, d):
-        return np.exp(-self.gamma * d) if self.growth == "exponential" else 1 / (1 + self.gamma * d)
+        return np.exp(-self.gamma * d) if self.growth == Growth.EXPONENTIAL else 1 / (1 + self.gamma * d)
 
     def _grid_argmax(self, r, chunk=2000):
         """For each r, the node s_k maximising l(s_k) decay(|r - s_k|) (up to rounding ties).
@@ -395,7 +397,7 @@ class RadialSmoothSensitivity:
         Linear growth: the maximum over the nodes no other node dominates (_dominant, exact for this
         growth), in chunks of r to bound the memory."""
         s, n = self.s, len(self.s)
-        if self.growth == "exponential":
+        if self.growth == Growth.EXPONENTIAL:
             with np.errstate(divide="ignore"):
                 logl = np.log(self.l)
             idx = np.arange(n)
@@ -436,7 +438,7 @@ class RadialSmoothSensitivity:
         lo, hi = np.maximum(self.s[k] - step, 0.0), self.s[k] + step
         best = np.empty(len(r))
         side = np.zeros(len(r), dtype=np.int8)            # -1: r below the bracket, +1: above
-        if self.growth == "exponential":
+        if self.growth == Growth.EXPONENTIAL:
             side[r > hi] = 1
             side[r < lo] = -1
         one = side == 0

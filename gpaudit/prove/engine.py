@@ -9,12 +9,13 @@ into a re-verified witness pair, or the condition stays unknown.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import sympy as sp
 
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, all_hold, worst
-from ..spec.types import two_point_needed
+from ..spec.types import Growth, two_point_needed
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
@@ -75,12 +76,15 @@ def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
         spent, cap = work.spent, work.cap
         late = budget.past_wall_clock()
         wall = budget.wall_clock_reason()
-    for c in out.checks:
+    def ended(c):
+        detail = c.detail
         if spent >= cap and c.status == UNKNOWN:
-            c.detail += (f"; the proof stage's work budget ({cap:.0e} weighted z3 steps) is spent"
-                         " (long numerals make each step costly: see docs/certificate.md)")
-        if late and c.status == UNKNOWN and zb.WALL_CLOCK_NOTE not in c.detail:
-            c.detail += f"; {wall} (the proof stage stopped)"
+            detail += (f"; the proof stage's work budget ({cap:.0e} weighted z3 steps) is spent"
+                       " (long numerals make each step costly: see docs/certificate.md)")
+        if late and c.status == UNKNOWN and zb.WALL_CLOCK_NOTE not in detail:
+            detail += f"; {wall} (the proof stage stopped)"
+        return c if detail == c.detail else dataclasses.replace(c, detail=detail)
+    out = dataclasses.replace(out, checks=[ended(c) for c in out.checks])
     return out
 
 
@@ -199,8 +203,8 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
     regions = []
     if all_hold(c.status for c in checks):
         regions = [RegionRate(l, sp.sympify(r["a"]), sp.sympify(r["c"])) for l, r in rates.items()]
-    for c in checks:
-        c.evidence["seconds_total"] = round(time.perf_counter() - t0, 3)
+    seconds = round(time.perf_counter() - t0, 3)
+    checks = [dataclasses.replace(c, evidence={**c.evidence, "seconds_total": seconds}) for c in checks]
     seeds = [p for p in seeds + P.sat_points if p and None not in p]
     return ProofOutcome(checks, regions, witness, P.records, leaves, "regions", rates, seeds)
 
@@ -215,7 +219,7 @@ def _two_point(P, mech, checks, wit):
     syms, f, B = P.syms, mech.query.expr, mech.bound.expr
     o = obl.two_point_cover(f, B, syms, spec.bound.Lambda, metric=mech.metric)
     out.append(_tp_check(P, o, "two_point_cover", wit, why, "B(x) >= L_{f,Lambda}(x) for all x"))
-    if spec.bound.growth == "linear":
+    if spec.bound.growth == Growth.LINEAR:
         o = obl.two_point_smooth_linear(B, syms, spec.bound.gamma, spec.bound.Lambda, metric=mech.metric)
         out.append(_tp_check(P, o, "two_point_smooth", wit, why, "B(x) <= (1 + gamma d) B(x') for all x, x'"))
     else:

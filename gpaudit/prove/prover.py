@@ -9,6 +9,7 @@ certified rates, the records it keeps, the outcome of a proof, and the texts of 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -37,7 +38,7 @@ class RegionRate:
 SPLIT_TEXT = {"claim": "one conjunct of the claim", "region": "one disjunct of the region"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Record:
     """One discharged obligation (what the artifacts print)."""
     obligation: obl.Obligation
@@ -55,7 +56,7 @@ class Record:
                 "method": self.method, "seconds": round(self.seconds, 3), "cached": self.cached}
 
 
-@dataclass
+@dataclass(frozen=True)
 class ProofOutcome:
     checks: list
     regions: list
@@ -222,7 +223,7 @@ class Prover:
             o = build(c)
             ans = self.discharge(o, None if final else min(self.timeout, 3000), decisive=final)
             if ans.status == zb.UNSAT:
-                self.records[-1].decisive = True
+                self.records[-1] = dataclasses.replace(self.records[-1], decisive=True)
                 proved = c
                 break
             last = ans

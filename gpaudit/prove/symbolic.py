@@ -22,6 +22,7 @@ from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
+from ..spec.types import Growth
 from .prover import Prover, evidence, status_of, summary
 from .witness import WitnessFinder
 
@@ -211,7 +212,7 @@ def _two_point(pr, f, B, syms, P, cons, growth, fail, kind):
     out.append(Check("proof.two_point_cover", st, "z3 unsat" if st == CERTIFIED else f"z3 {ans.status}",
                      "B(x) >= L_{f,inf}(x) = sup |f(x) - f(x')| / |x - x'| for all parameters",
                      evidence(pr, "two_point_cover")))
-    if growth == "linear":
+    if growth == Growth.LINEAR:
         o = obl.two_point_smooth_linear(B, syms, P["gamma"], sp.oo, cons)
         ans = pr.discharge(o)
         st = CERTIFIED if ans.status == zb.UNSAT else UNKNOWN

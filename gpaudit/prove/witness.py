@@ -14,6 +14,8 @@ from itertools import product
 import mpmath
 import sympy as sp
 
+from ..spec.types import Growth
+
 DPS = 50
 STEPS = ("1e-3", "1e-5", "1e-7", "1e-10")
 MARGIN = mpmath.mpf("1e-30")   # a violation must exceed rounding noise at 50 digits by far
@@ -48,7 +50,7 @@ def _dist(x, xp, metric=None):
 
 def log_growth(growth, gamma, d):
     gamma = mpmath.mpf(sp.N(gamma, DPS + 10)) if not isinstance(gamma, mpmath.mpf) else gamma
-    return gamma * d if growth == "exponential" else mpmath.log1p(gamma * d)
+    return gamma * d if growth == Growth.EXPONENTIAL else mpmath.log1p(gamma * d)
 
 
 def _directions(dim, extra=(), metric=None):

@@ -20,6 +20,8 @@ verdict, bound or witness leaves it as it is.
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import json
 import re
@@ -100,7 +102,8 @@ def write_reports(items, out_dir, effort=None, seed=None, progress=None, relativ
             progress(spec.name, i, len(specs))
         result = check(spec, seed=seed, effort=effort, full_evidence=True)
         if relative_to is not None:
-            result.path = Path(spec.path).resolve().relative_to(Path(relative_to).resolve()).as_posix()
+            result = dataclasses.replace(
+                result, path=Path(spec.path).resolve().relative_to(Path(relative_to).resolve()).as_posix())
         paths = write_report(result, mechanism_for(spec), out / dir_name(result.name), formats)
         written += list(paths.values())
         results.append(result)

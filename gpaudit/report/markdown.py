@@ -22,6 +22,7 @@ import sympy as sp
 
 from .. import __version__
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN
+from ..spec.types import Growth, Norm
 from .notices import notices, rests_on
 
 VERDICT_TITLE = {CERTIFIED: "CERTIFIED", REFUTED: "REFUTED", UNKNOWN: "UNKNOWN"}
@@ -88,7 +89,7 @@ LOSS_CAPTION_DELTA = (
 def _metric_text(metric) -> str:
     """The metric row of the mechanism table: dist(x, x') in words."""
     if metric.euclidean:
-        return "Euclidean metric" if metric.kind == "l2" else f"{metric.kind} metric (= |x − x'| in one dimension)"
+        return "Euclidean metric" if metric.kind == Norm.L2 else f"{metric.kind} metric (= |x − x'| in one dimension)"
     return f"{metric.label} metric: dist(x, x') = {metric.norm_text}"
 
 
@@ -351,7 +352,7 @@ def mechanism_rows(mech, note: str | None = None) -> list[tuple[str, str]]:
         return [("mechanism", f"unavailable: {note or 'the configuration could not be built'}")]
     spec = mech.spec
     q, b, n = spec.query, spec.bound, spec.noise
-    growth = ("g(x, x') = exp(γ · dist(x, x'))  (g_E)" if b.growth == "exponential"
+    growth = ("g(x, x') = exp(γ · dist(x, x'))  (g_E)" if b.growth == Growth.EXPONENTIAL
               else "g(x, x') = 1 + γ · dist(x, x')  (g_L)")
     k = getattr(spec, "output_dim", 1)
     out = f", f(x) and Z in ℝ{_superscript(k)}" if k > 1 else ""

@@ -20,7 +20,7 @@ from .mechs import mechanism_for
 NOTIONS = ("smoothed_dp", "dp")
 
 
-@dataclass
+@dataclass(frozen=True)
 class SmoothedResult(Result):
     delta_lower: Any = None          # exact Fraction <= the mechanism's (smoothed) delta
     delta_upper: Any = None          # exact Fraction >= it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 import sympy as sp
@@ -31,6 +32,30 @@ class ReadOnlyDict(dict):
         return self
 
 
+class Named(str, Enum):
+    """A name a configuration spells: the member equals (and hashes, prints and serialises as) that
+    string, and a misspelt member is an AttributeError where a misspelt string compares False."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec) -> str:
+        return format(self.value, spec)
+
+
+class Growth(Named):
+    """bound.growth: how B may grow with the distance, g_E = exp(gamma d) or g_L = 1 + gamma d."""
+    EXPONENTIAL = "exponential"
+    LINEAR = "linear"
+
+
+class Norm(Named):
+    """input.metric's norm."""
+    L1 = "l1"
+    L2 = "l2"
+    LINF = "linf"
+
+
 def _freeze(record, *names) -> None:
     for name in names:
         value = getattr(record, name)
@@ -57,13 +82,14 @@ class QuerySpec:
 @dataclass(frozen=True)
 class BoundSpec:
     kind: str
-    growth: str  # "exponential" | "linear"
+    growth: Growth
     gamma: sp.Expr
     Lambda: sp.Expr  # sympy.oo when unbounded
     fields: dict = field(default_factory=dict)
     pieces: tuple[Piece, ...] = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "growth", Growth(self.growth))
         _freeze(self, "fields")
 
     @property
@@ -94,8 +120,11 @@ class ClaimSpec:
 @dataclass(frozen=True)
 class MetricSpec:
     """input.metric: dist(x, x') = ||x - x'|| in a (weighted) l1, l2 or linf norm."""
-    kind: str = "l2"        # l1 | l2 | linf
+    kind: Norm = Norm.L2
     weights: tuple = ()     # exact positive numbers, one per coordinate; () for unit weights
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", Norm(self.kind))
 
 
 @dataclass(frozen=True)
@@ -160,7 +189,7 @@ def two_point_needed(spec: Spec) -> str | None:
     (docs/certificate.md). With exponential growth nothing needs the two-point conditions; with
     linear growth they stay required whenever delta > 0 or Lambda < inf (for delta = 0 that is the
     conservative choice: the pure route would not need them)."""
-    if spec.bound.growth != "linear":
+    if spec.bound.growth != Growth.LINEAR:
         return None
     reasons = []
     if spec.claim.delta != 0:

@@ -2,6 +2,7 @@
 and the catalog's generated reports kept fresh."""
 
 import base64
+import dataclasses
 import io
 import os
 import re
@@ -31,8 +32,7 @@ def _checked(path):
     spec = load(path)
     # the verdicts below do not depend on the effort; a report shows every stage (as gpaudit report)
     result = check(spec, effort="quick", full_evidence=True)
-    result.path = path.relative_to(ROOT).as_posix()
-    return result, mechanism_for(spec)
+    return dataclasses.replace(result, path=path.relative_to(ROOT).as_posix()), mechanism_for(spec)
 
 
 @pytest.fixture(scope="module")

@@ -119,3 +119,50 @@ def test_a_spec_cannot_be_changed_in_place_and_a_replaced_one_has_its_own_hash()
     copy = pickle.loads(pickle.dumps(variant))                     # crosses to a -j worker unchanged
     assert copy.sha256 == variant.sha256 and copy.params == spec.params
     assert api.to_json(api.check(variant, effort="quick"))["config_sha256"] == variant.sha256
+
+
+def test_the_records_between_stages_cannot_be_changed_after_the_fact(result):
+    """A check's detail was once appended to after the stage that made it had returned (the proof
+    stage's budget note), and a report's path was overwritten on the result: a stage's outcome, a
+    check and a result are frozen, and a changed one is a new record (dataclasses.replace)."""
+    import dataclasses
+
+    from gpaudit.audit.run import AuditOutcome
+    from gpaudit.prove.prover import ProofOutcome, Record
+    from gpaudit.smoothed.check import SmoothedResult
+    from gpaudit.verdict import Check
+
+    for cls in (Check, Result, SmoothedResult, AuditOutcome, ProofOutcome, Record):
+        assert cls.__dataclass_params__.frozen, cls.__name__
+    check = result.checks[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        check.detail += "; more"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.path = "elsewhere.yaml"
+    moved = dataclasses.replace(result, path="elsewhere.yaml")
+    assert moved.path == "elsewhere.yaml" and result.path != moved.path and moved.verdict == result.verdict
+
+
+def test_growth_and_norm_are_named_values_that_read_as_the_configuration_spells_them():
+    """bound.growth and input.metric load as the Growth and Norm enums: equal to (and printed,
+    hashed and serialised as) the configuration's word, while a word no enum has is refused where a
+    misspelt string would have compared False."""
+    import dataclasses
+
+    from gpaudit.model.metric import Metric
+    from gpaudit.spec.types import BoundSpec, Growth, MetricSpec, Norm
+
+    spec = api.load(ROOT / "examples" / "laud-thm3-count-l1.yaml")
+    assert spec.bound.growth is Growth.EXPONENTIAL and spec.metric.kind is Norm.L1
+    assert Metric.of(spec).kind is Norm.L1 and Metric.of(spec).label == "l1"
+    assert type(Metric.of(spec).label) is str
+    assert Norm.L1 == "l1" and {"l1": 1}[Norm.L1] == 1 and f"{Norm.LINF}" == "linf" and str(Growth.LINEAR) == "linear"
+    assert json.dumps([Growth.LINEAR, Norm.L2]) == '["linear", "l2"]'
+    assert dataclasses.replace(spec.bound, growth="linear").growth is Growth.LINEAR
+    with pytest.raises(ValueError):
+        dataclasses.replace(spec.bound, growth="linaer")
+    with pytest.raises(ValueError):
+        MetricSpec("l3")
+    with pytest.raises(AttributeError):
+        Norm.L3  # noqa: B018
+    assert BoundSpec.__annotations__["growth"] in ("Growth", Growth)
