@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import mpmath
 import numpy as np
 import sympy as sp
 

@@ -139,7 +139,6 @@ def holder_steps(n, p, kind):
     steps = []
     if kind == "p" and p == 2:
         # Cauchy-Schwarz given as a hypothesis (proved separately by sympy); z3 does the rest
-        G2 = z3.Real("G2")
         steps.append((f"n={n}, p=2: sum w_i d_i <= ||g||_2 ||d||_2 (with Cauchy-Schwarz)",
                       base + hB + [sum(a * b for a, b in zip(g, d)) <= B * D],
                       sum(a * b for a, b in zip(w, d)) <= B * D))
@@ -540,10 +539,6 @@ def lemma20(quick):
 # --------------------------------------------------------------------------------------
 def _norm(v, p):
     return max(abs(t) for t in v) if p == mp.inf else sum(abs(t) ** p for t in v) ** (1 / p)
-
-
-def _dual(p):
-    return mp.inf if p == 1 else mp.mpf(1) if p == mp.inf else p / (p - 1)
 
 
 def _smooth_bound_check(f, g, h, beta, xs):

@@ -571,7 +571,7 @@ def sec413(quick):
                   and enc.lower - mp.mpf(10) ** -8 <= grid_rate <= enc.upper + mp.mpf(10) ** -8)
     # (2) for nu > 2 and every eta < 2 sqrt(nu)/(nu+1) eps some gamma > 0 works (gamma from Lemma 3.5's budget):
     # the true worst-case local loss rate stays <= eps (sweep)
-    nat_worst, nat_arg, n_nat = mp.mpf(-1), None, 0
+    nat_worst, n_nat = mp.mpf(-1), 0
     for nu in ([3] if quick else [mp.mpf("2.5"), 3, 5]):
         nu = mp.mpf(nu)
         for frac in ([mp.mpf("0.5"), mp.mpf("0.99")] if quick else [mp.mpf("0.1"), mp.mpf("0.5"), mp.mpf("0.9"), mp.mpf("0.99")]):
@@ -580,7 +580,7 @@ def sec413(quick):
             rate, _ = rate_sup(StudentT(nu), g, eta)
             n_nat += 1
             if rate / eps > nat_worst:
-                nat_worst, nat_arg = rate / eps, (nu, frac, g)
+                nat_worst = rate / eps
     nat_ok = nat_worst <= 1 + mp.mpf(10) ** -10
     # (3) the citation: Lemma 3.3 applied to T_nu = GenCauchy(p = 2, theta = (nu+1)/2) at scale sqrt(nu) B/eta
     # (eta' = eta/sqrt(nu)) gives the same budget as Lemma 3.5 for nu >= 1
@@ -1608,7 +1608,7 @@ def appa2_case2(quick):
     xj = (mp.mpf(4), mp.mpf(2))  # x_{j,1} > c1, |x_{j,2} - T2| <= tau/2
     reg_i = _tw_region(xi[0], xi[1], T1, T2, tau, mp.sqrt)[0]
     reg_j = _tw_region(xj[0], xj[1], T1, T2, tau, mp.sqrt)[0]
-    A, b, B = c2 - xj[1], mp.sqrt((xi[0] - c1) ** 2 + (xi[1] - c2) ** 2), c1 - xj[0]
+    A, b = c2 - xj[1], mp.sqrt((xi[0] - c1) ** 2 + (xi[1] - c2) ** 2)
     lhs, printed = A - b, mp.sqrt(A * A - b * b)
     worst = case2_chain_violation(T1, T2, tau)
     int_ok = worst <= mp.mpf(10) ** -40 and reg_i == "t,a" and reg_j == "t,2"
