@@ -8,6 +8,7 @@ other cases use the numerical smooth sensitivity.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -23,10 +24,10 @@ from .queries import Query, load_callable, python_numpy, two_way_geometry, two_w
 from .trace import traced_pieces
 
 
-@dataclass
+@dataclass(frozen=True)
 class Bound:
     kind: str
-    growth: str
+    growth: Growth
     gamma: sp.Expr
     Lambda: sp.Expr
     expr: sp.Expr | None
@@ -39,8 +40,9 @@ class Bound:
     trace: object = None    # python kind: the Traced formula, or the TraceStop (model.trace)
 
     def __post_init__(self):
+        object.__setattr__(self, "growth", Growth(self.growth))
         if self.B_math is None:
-            self.B_math = lambda x: float(self.B_np(np.array([[float(v) for v in x]]))[0])
+            object.__setattr__(self, "B_math", lambda x: float(self.B_np(np.array([[float(v) for v in x]]))[0]))
 
     def g_np(self, r):
         r = np.asarray(r, float)
@@ -167,8 +169,7 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
         pieces, traced = traced_pieces(fn, dim, bs.fields.get("args"), bool(bs.fields.get("scalar")))
         if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
             b = build_bound(BoundSpec("piecewise", bs.growth, bs.gamma, bs.Lambda, {}, pieces), query, dim)
-            b.kind, b.source, b.trace = bs.kind, f"traced from {traced.source}", traced
-            return b
+            return dataclasses.replace(b, kind=bs.kind, source=f"traced from {traced.source}", trace=traced)
         u = user_fn(bs.fields, "B", dim, base, "bound.callable", query.landmarks, query.scale)
         return Bound(*common, None, python_numpy(u), u.call_mp, user_note(u), u.call_float,
                      numeric=not u.exact, user=u, trace=traced)

@@ -28,7 +28,7 @@ def mp_exact(value) -> mpmath.mpf:
     return mpmath.mpf(sp.N(value, mpmath.mp.dps + 10))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Mechanism:
     spec: Spec
     query: Query

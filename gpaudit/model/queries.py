@@ -6,6 +6,7 @@ can search where violations live, and its global Lipschitz constant when that is
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import math
@@ -24,7 +25,7 @@ from .trace import traced_pieces
 from .usercode import UserFn, probe_points, quiet, takes_mpmath
 
 
-@dataclass
+@dataclass(frozen=True)
 class Query:
     kind: str
     dim: int
@@ -299,12 +300,12 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
         pieces, traced = traced_pieces(fn, dim, F.get("args"), bool(F.get("scalar")))
         if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
             q = build_query(QuerySpec("piecewise", {}, pieces), dim, base)
-            q.kind, q.note, q.trace = k, f"traced from {traced.source}", traced
+            changed = {"kind": k, "note": f"traced from {traced.source}", "trace": traced}
             if F.get("landmarks"):      # declared landmarks replace the formula's own, as for untraced code
-                q.landmarks = marks
+                changed["landmarks"] = marks
             if F.get("scale") is not None:
-                q.scale = scale
-            return q
+                changed["scale"] = scale
+            return dataclasses.replace(q, **changed)
         u = user_fn(F, "f", dim, base, "query.callable", marks, scale)
         return Query(k, dim, syms, None, python_numpy(u), u.call_mp, u.call_float, landmarks=marks,
                      scale=scale, note=user_note(u), numeric=not u.exact, fields=dict(F), user=u, trace=traced)

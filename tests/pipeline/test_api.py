@@ -123,16 +123,20 @@ def test_a_spec_cannot_be_changed_in_place_and_a_replaced_one_has_its_own_hash()
 
 def test_the_records_between_stages_cannot_be_changed_after_the_fact(result):
     """A check's detail was once appended to after the stage that made it had returned (the proof
-    stage's budget note), and a report's path was overwritten on the result: a stage's outcome, a
-    check and a result are frozen, and a changed one is a new record (dataclasses.replace)."""
+    stage's budget note), and a report's path was overwritten on the result: the mechanism (with its
+    query and bound), a stage's outcome, a check and a result are frozen, and a changed one is a new
+    record (dataclasses.replace)."""
     import dataclasses
 
     from gpaudit.audit.run import AuditOutcome
+    from gpaudit.model.bounds import Bound
+    from gpaudit.model.mechanism import Mechanism
+    from gpaudit.model.queries import Query
     from gpaudit.prove.prover import ProofOutcome, Record
     from gpaudit.smoothed.check import SmoothedResult
     from gpaudit.verdict import Check
 
-    for cls in (Check, Result, SmoothedResult, AuditOutcome, ProofOutcome, Record):
+    for cls in (Mechanism, Query, Bound, Check, Result, SmoothedResult, AuditOutcome, ProofOutcome, Record):
         assert cls.__dataclass_params__.frozen, cls.__name__
     check = result.checks[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
