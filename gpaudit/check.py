@@ -22,7 +22,7 @@ from .model.usercode import user_code_checks
 from .model.trace import trace_info, untraced
 from .runtime import budget
 from .spec.load import load_spec
-from .spec.types import two_point_needed
+from .spec.types import BoundKind, QueryKind, two_point_needed
 from .errors import ConfigError, FieldError, UserCodeError
 from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result, all_hold
 
@@ -237,7 +237,7 @@ def _certified_bound(mech, proof) -> str:
     """Which B a certificate speaks about (the closed form is the mechanism only if it is B*)."""
     if proof.route == "theorem":
         return "B* exactly as Definition 9 defines it (Liang-Yi Lemma 3.1; the audit's grid only approximates it)"
-    if mech.spec.bound.kind == "smooth_sensitivity":
+    if mech.spec.bound.kind == BoundKind.SMOOTH_SENSITIVITY:
         return (f"the {mech.bound.source}: the certificate holds for this B; that it equals Definition 9's B* "
                 "is checked numerically against a brute-force B* (tests), not proved")
     return f"the configuration's own B ({mech.bound.source})"
@@ -289,7 +289,7 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
     if failed:
         return (f"a python callable failed at an input ({failed[0].detail}); make it return a real number "
                 "there (or restrict the claim), then check again")
-    if mech.query.expr is None and spec.query.kind == "python" or mech.bound.expr is None and spec.bound.kind == "python":
+    if mech.query.expr is None and spec.query.kind == QueryKind.PYTHON or mech.bound.expr is None and spec.bound.kind == BoundKind.PYTHON:
         return ("no route: a python callable that cannot be traced is never certified (gpaudit cannot reason "
                 f"about its code; tracing stopped: {untraced or 'see docs/traceable-code.md'}); make the code "
                 "traceable (docs/traceable-code.md) or write f and B as expressions (kinds piecewise / constant / "
@@ -324,7 +324,7 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
 def refuted_advice(mech) -> str:
     """One line for a refuted verdict: why it cannot hold where that is structural, and what to do."""
     spec = mech.spec
-    if (mech.family.name == "laplace" and spec.claim.delta == 0 and spec.bound.kind != "constant"
+    if (mech.family.name == "laplace" and spec.claim.delta == 0 and spec.bound.kind != BoundKind.CONSTANT
             and getattr(spec.bound.gamma, "is_positive", False)):
         return ("Laplace noise with gamma > 0 has an unbounded pure loss rate (the scale term gamma |1 + u psi(u)| "
                 "= gamma (1 + |u|) grows without limit in the output), so no pure (delta = 0) claim can hold at "

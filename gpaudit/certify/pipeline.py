@@ -21,7 +21,7 @@ import sympy as sp
 from ..kernel import numbers, profile
 from ..model.mechanism import Mechanism
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, all_hold
-from ..spec.types import Growth
+from ..spec.types import BoundKind, Growth
 from . import handoff
 from .family_sup import enclose_rate, paper_constants
 from .family_z3 import prove_rate_at_most
@@ -129,7 +129,7 @@ def approximate(mech: Mechanism, checks, regions=()):
     if (constant and profile.covers(mech.family.name, handoff.problem(mech).log_density)
             and sp.sympify(bs.Lambda).is_finite is True):
         return exact_profile(mech, checks, regions)
-    if (mech.family.name == "laplace" and bs.growth == Growth.LINEAR and bs.kind == "smooth_sensitivity"
+    if (mech.family.name == "laplace" and bs.growth == Growth.LINEAR and bs.kind == BoundKind.SMOOTH_SENSITIVITY
             and mech.query.lipschitz is not None):
         return lemma_36(mech, checks)
     if mech.family.name == "laplace" and bs.growth == Growth.EXPONENTIAL and regions:

@@ -16,7 +16,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..spec.types import BoundSpec, Growth, input_symbols
+from ..spec.types import BoundKind, BoundSpec, Growth, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .numeric_ss import MAX_GRID_POINTS, GRID_POINTS, GridSmoothSensitivity, RadialSmoothSensitivity, points_per_axis
 from ..errors import FieldError
@@ -150,18 +150,18 @@ def build_bound(bs: BoundSpec, query: Query, dim: int, base: str | None = None, 
                 metric=None) -> Bound:
     syms = input_symbols(dim)
     common = (bs.kind, bs.growth, bs.gamma, bs.Lambda)
-    if bs.kind == "constant":
+    if bs.kind == BoundKind.CONSTANT:
         expr = bs.fields["value"]
         return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms), "constant",
                      to_math(expr, syms))
-    if bs.kind == "piecewise":
+    if bs.kind == BoundKind.PIECEWISE:
         expr = sp.Piecewise(*[(p.value, p.where) for p in bs.pieces])
         return Bound(*common, expr, to_numpy(expr, syms), to_mpmath(expr, syms),
                      "piecewise bound derived by Laud et al.'s rules (bound.kind: derived; untrusted, proved "
                      "like a hand-written bound)" if bs.derived
                      else "user piecewise bound",
                      to_math(expr, syms))
-    if bs.kind == "python":
+    if bs.kind == BoundKind.PYTHON:
         try:
             fn = load_callable(bs.fields["callable"], base)
         except FieldError as err:

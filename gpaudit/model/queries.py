@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import FieldError
-from ..spec.types import Piece, QuerySpec, input_symbols
+from ..spec.types import Piece, QueryKind, QuerySpec, input_symbols
 from .lower import to_math, to_mpmath, to_numpy
 from .trace import traced_pieces
 from .usercode import UserFn, probe_points, quiet, takes_mpmath
@@ -270,12 +270,12 @@ def build_vector_query(qs: QuerySpec, dim: int, k: int, base: str | None = None)
     scalar piecewise formula over the same conditions (None for a python query); f_np maps (n, d)
     -> (n, k), f_mp a point to a list of k mpf."""
     syms = input_symbols(dim)
-    if qs.kind == "python":
+    if qs.kind == QueryKind.PYTHON:
         comps = _python_vector(qs, dim, k, base)
         return Query("python", dim, syms, None, _stacked_np(comps), lambda x: [c.f_mp(x) for c in comps], None,
                      comps[0].landmarks, comps[0].scale, note=comps[0].note, fields={"k": k},
                      numeric=any(c.numeric for c in comps), user=comps[0].user, components=comps)
-    if qs.kind == "identity":
+    if qs.kind == QueryKind.IDENTITY:
         pieces = (Piece(sp.true, sp.Tuple(*syms)),)
     else:
         pieces = qs.pieces
@@ -295,7 +295,7 @@ def _stacked_np(comps):
 def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
     syms = input_symbols(dim)
     k, F = qs.kind, qs.fields
-    if k == "python":
+    if k == QueryKind.PYTHON:
         fn, marks, scale = _python_query(F, dim, base)
         pieces, traced = traced_pieces(fn, dim, F.get("args"), bool(F.get("scalar")))
         if pieces is not None:  # the exact formula the code computes: built as for kind piecewise
@@ -310,22 +310,22 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
         return Query(k, dim, syms, None, python_numpy(u), u.call_mp, u.call_float, landmarks=marks,
                      scale=scale, note=user_note(u), numeric=not u.exact, fields=dict(F), user=u, trace=traced)
     radial = None
-    if k == "soft_threshold":
+    if k == QueryKind.SOFT_THRESHOLD:
         expr, marks, scale, K = soft_threshold(F["T"], F["tau"])
-    elif k == "bounded_range":
+    elif k == QueryKind.BOUNDED_RANGE:
         expr, marks, scale, K = bounded_range(F["l"], F["r"], F["tau"])
-    elif k == "two_way_threshold":
+    elif k == QueryKind.TWO_WAY_THRESHOLD:
         expr, marks, scale, K = two_way_threshold(F["T1"], F["T2"], F["tau"])
-    elif k == "gaussian_kde":
+    elif k == QueryKind.GAUSSIAN_KDE:
         expr, marks, scale, K = gaussian_kde(F["t"], F["h"])
         radial = tuple(float(v) for v in F["t"])
-    elif k == "piecewise":
+    elif k == QueryKind.PIECEWISE:
         expr = sp.Piecewise(*[(p.value, p.where) for p in qs.pieces])
         marks, scale, K = piecewise_landmarks(qs.pieces, syms), 1.0, None
     else:  # pragma: no cover - the loader rejects unknown kinds
         raise ValueError(k)
     f_np, f_math = to_numpy(expr, syms), to_math(expr, syms)
-    if k == "gaussian_kde":  # sympy expands 1/(2 h^2) into x^2/(2 h^2): 1e399 x^2 at h = 1e-200
+    if k == QueryKind.GAUSSIAN_KDE:  # sympy expands 1/(2 h^2) into x^2/(2 h^2): 1e399 x^2 at h = 1e-200
         f_np, f_math = _kde_float(F["t"], F["h"])
     return Query(k, dim, syms, expr, f_np, to_mpmath(expr, syms), f_math,
                  marks, scale, K, radial, fields=dict(F))

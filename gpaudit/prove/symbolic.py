@@ -22,7 +22,7 @@ from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
-from ..spec.types import Growth
+from ..spec.types import Growth, QueryKind
 from .prover import Prover, evidence, status_of, summary
 from .witness import WitnessFinder
 
@@ -61,17 +61,17 @@ def _no_float(v) -> float:
 
 def _model_query(kind, P):
     """The model's own constructor with symbolic parameters (only the expression is kept)."""
-    if kind == "soft_threshold":
+    if kind == QueryKind.SOFT_THRESHOLD:
         return mq.soft_threshold(P["T"], P["tau"], to_float=_no_float)[0]
-    if kind == "bounded_range":
+    if kind == QueryKind.BOUNDED_RANGE:
         return mq.bounded_range(P["l"], P["r"], P["tau"], to_float=_no_float)[0]
     return mq.two_way_threshold(P["T1"], P["T2"], P["tau"], to_float=_no_float)[0]
 
 
 def _model_bound(kind, P, growth):
-    if kind == "soft_threshold":
+    if kind == QueryKind.SOFT_THRESHOLD:
         return mb.threshold_bound(P["T"], P["tau"], P["gamma"], growth)
-    if kind == "bounded_range":
+    if kind == QueryKind.BOUNDED_RANGE:
         return mb.bounded_range_bound(P["l"], P["r"], P["tau"], P["gamma"], growth)
     return mb.two_way_bound(P["T1"], P["T2"], P["tau"], P["gamma"], growth)
 
@@ -82,10 +82,10 @@ def _setup(kind):
     assume = {"tau": "> 0", "gamma": "> 0"}
     # unevaluated: with positive symbols sympy would fold `tau > 0` to True before z3 sees it
     cons = [sp.Gt(tau, 0, evaluate=False), sp.Gt(gamma, 0, evaluate=False)]
-    if kind == "soft_threshold":
+    if kind == QueryKind.SOFT_THRESHOLD:
         P["T"] = sp.Symbol("T", real=True)
         assume["T"] = "real"
-    elif kind == "bounded_range":
+    elif kind == QueryKind.BOUNDED_RANGE:
         P["l"], P["r"] = sp.Symbol("l", real=True), sp.Symbol("r", real=True)
         assume["l, r"] = "real, l < r"
         cons.append(sp.Lt(P["l"], P["r"], evaluate=False))
@@ -126,7 +126,7 @@ def prove_symbolic(kind: str, growth: str = "exponential", timeout_ms: int = 200
     P, assume, cons = _setup(kind)
     f = _model_query(kind, P)
     B = _model_bound(kind, P, growth)
-    syms = mq.input_symbols(2 if kind == "two_way_threshold" else 1)
+    syms = mq.input_symbols(2 if kind == QueryKind.TWO_WAY_THRESHOLD else 1)
     pr = Prover(None, timeout_ms, f=f, B=B, syms=syms, gamma=P["gamma"], growth=growth, params=cons,
                 numeric=False)
     leaves = rg.leaves(f, B, cons)

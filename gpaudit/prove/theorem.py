@@ -24,7 +24,7 @@ from . import regions as rg
 from ..kernel import z3door as zb
 from ..kernel.arbexpr import to_arb
 from ..kernel.numbers import exact
-from ..spec.types import two_point_needed
+from ..spec.types import BoundKind, QueryKind, two_point_needed
 from .prover import SKIP_TWO_POINT, ProofOutcome, Prover, RegionRate, evidence, summary
 
 LEMMA_31 = "theorem: Liang-Yi Lemma 3.1"
@@ -58,15 +58,15 @@ def _exact_points(query):
     landmarks lose the transition when it is tiny against its location (tau = 1e-200 at T = 1e200)."""
     F, k = query.fields, query.kind
     pts = []
-    if k == "soft_threshold":
+    if k == QueryKind.SOFT_THRESHOLD:
         pts.append((F["T"],))
-    elif k == "bounded_range":
+    elif k == QueryKind.BOUNDED_RANGE:
         pts.append((F["l"],))
-    elif k == "two_way_threshold":
+    elif k == QueryKind.TWO_WAY_THRESHOLD:
         from ..model.queries import two_way_geometry
         R1, R2, (a, b) = two_way_geometry(F["T1"], F["T2"], F["tau"])
         pts.append((a - (R1 + R2) / 2, b))
-    elif k == "gaussian_kde":
+    elif k == QueryKind.GAUSSIAN_KDE:
         t = list(F["t"])
         pts.append(tuple([t[0] + F["h"]] + t[1:]))
     for p in query.landmarks:  # the float landmarks, exactly
@@ -102,7 +102,7 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
     spec, q = mech.spec, mech.query
     gamma = spec.bound.gamma
     ids = ("B_positive", "cover", "smooth", "continuity")
-    if spec.bound.kind != "smooth_sensitivity":
+    if spec.bound.kind != BoundKind.SMOOTH_SENSITIVITY:
         reason = f"bound kind {spec.bound.kind}: a callable, no expression to reason about"
         return ProofOutcome([Check(f"proof.{c}", UNKNOWN, "none", reason) for c in ids], [], None, route="none")
     if q.expr is None or q.lipschitz is None:

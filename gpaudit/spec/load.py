@@ -19,7 +19,7 @@ import yaml
 from ..errors import ConfigError, FieldError, did_you_mean
 from .expr import parse_expr, numeric_value
 from .types import (DERIVED_FROM, AuditOptions, BoundSpec, ClaimSpec, MetricSpec, NoiseSpec, Piece,
-                    QuerySpec, Spec, input_symbols)
+                    QueryKind, QuerySpec, Spec, input_symbols)
 
 TOP_FIELDS = {"gpaudit", "name", "description", "params", "input", "output", "query", "bound", "noise",
               "claim", "audit"}
@@ -354,7 +354,7 @@ class _Loader:
         if growth != "exponential":
             self.fail("bound.growth", f"bound kind derived needs growth: exponential (its rules give "
                                       f"gamma-smooth bounds, B(x) <= exp(gamma dist) B(x')), got {growth!r}")
-        if query is None or query.kind != "piecewise":
+        if query is None or query.kind != QueryKind.PIECEWISE:
             self.fail("bound.kind", "derived: needs query kind piecewise (one formula), got query kind "
                                     f"{getattr(query, 'kind', None)!r}")
         if len(query.pieces) != 1 or query.pieces[0].where is not sp.true:

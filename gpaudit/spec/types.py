@@ -43,6 +43,26 @@ class Named(str, Enum):
         return format(self.value, spec)
 
 
+class QueryKind(Named):
+    """query.kind (gpaudit.spec.load.QUERY_FIELDS says which fields each takes)."""
+    SOFT_THRESHOLD = "soft_threshold"
+    BOUNDED_RANGE = "bounded_range"
+    TWO_WAY_THRESHOLD = "two_way_threshold"
+    GAUSSIAN_KDE = "gaussian_kde"
+    PIECEWISE = "piecewise"
+    PYTHON = "python"
+    IDENTITY = "identity"
+
+
+class BoundKind(Named):
+    """bound.kind (gpaudit.spec.load.BOUND_KINDS says which fields each takes)."""
+    SMOOTH_SENSITIVITY = "smooth_sensitivity"
+    CONSTANT = "constant"
+    PIECEWISE = "piecewise"
+    PYTHON = "python"
+    DERIVED = "derived"
+
+
 class Growth(Named):
     """bound.growth: how B may grow with the distance, g_E = exp(gamma d) or g_L = 1 + gamma d."""
     EXPONENTIAL = "exponential"
@@ -71,17 +91,18 @@ class Piece:
 
 @dataclass(frozen=True)
 class QuerySpec:
-    kind: str
+    kind: QueryKind
     fields: dict  # exact values: T, tau, l, r, T1, T2, h (sympy), t (tuple of sympy), callable (str)
     pieces: tuple[Piece, ...] = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "kind", QueryKind(self.kind))
         _freeze(self, "fields")
 
 
 @dataclass(frozen=True)
 class BoundSpec:
-    kind: str
+    kind: BoundKind
     growth: Growth
     gamma: sp.Expr
     Lambda: sp.Expr  # sympy.oo when unbounded
@@ -89,6 +110,7 @@ class BoundSpec:
     pieces: tuple[Piece, ...] = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "kind", BoundKind(self.kind))
         object.__setattr__(self, "growth", Growth(self.growth))
         _freeze(self, "fields")
 

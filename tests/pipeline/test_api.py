@@ -170,3 +170,15 @@ def test_growth_and_norm_are_named_values_that_read_as_the_configuration_spells_
     with pytest.raises(AttributeError):
         Norm.L3  # noqa: B018
     assert BoundSpec.__annotations__["growth"] in ("Growth", Growth)
+
+
+def test_the_kind_enums_name_exactly_the_kinds_the_loader_accepts():
+    """QueryKind and BoundKind are the kinds of gpaudit.spec.load's field tables: a kind added to one
+    and not the other would load and then match no branch (or be refused where it is documented)."""
+    from gpaudit.spec.load import BOUND_KINDS, QUERY_FIELDS
+    from gpaudit.spec.types import BoundKind, QueryKind
+
+    assert {k.value for k in QueryKind} == set(QUERY_FIELDS)
+    assert {k.value for k in BoundKind} == set(BOUND_KINDS)
+    spec = api.load(ROOT / "examples" / "threshold-student-t.yaml")
+    assert spec.query.kind is QueryKind.SOFT_THRESHOLD and spec.bound.kind is BoundKind.SMOOTH_SENSITIVITY
