@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for threshold-laplace-global
 ; config: examples/threshold-laplace-global.yaml
 ; config-sha256: bf1f55361e5972595fa1b10640d263d9643a25cf3604c1d2e6abbdda46de00fd
-; code-sha256: 2ac8355571f8a522c656f7ee62cb280f37208356a6bdc62ab8fca5c5ae7353c4
+; code-sha256: f5d249dbdcd4625265777afab93080bf7f510ad92f8f59ccec562653d8873612
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for threshold-student-t
 ; config: examples/threshold-student-t.yaml
 ; config-sha256: edb743efa59d4e73d29eede7eea9f4071aecba8a89b70857dcf1115780de00b1
-; code-sha256: 2ac8355571f8a522c656f7ee62cb280f37208356a6bdc62ab8fca5c5ae7353c4
+; code-sha256: f5d249dbdcd4625265777afab93080bf7f510ad92f8f59ccec562653d8873612
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
