@@ -379,8 +379,8 @@ def _cmd_check(args) -> int:
     finally:
         stream.close()   # an exception while printing (a closed pipe, ^C) still shuts the worker pool down
     if baseline is not None:
-        from .report.baseline import record
-        record(results, baseline)   # info.regressions: in the JSON, the JUnit and the reports
+        from .report.baseline import with_regressions
+        results = with_regressions(results, baseline)   # info.regressions: in the JSON, the JUnit and the reports
         if fmt == "github" and not args.update_baseline:
             for r in results:
                 for line in r.info["regressions"]:

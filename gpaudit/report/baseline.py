@@ -14,6 +14,8 @@ subset); :func:`unmatched` lists them for a report.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 
 import mpmath
@@ -76,14 +78,17 @@ def _regressions_of(new: dict, old: dict) -> list[str]:
     return out
 
 
-def record(results, baseline) -> None:
-    """Write into each Result's info its regressions against ``baseline`` (``info.regressions``,
-    [] when it has none or the baseline does not hold it), so that the JSON report, JUnit, the
+def with_regressions(results, baseline) -> list:
+    """Each Result with its regressions against ``baseline`` in its info (``info.regressions``, []
+    when it has none or the baseline does not hold it), so that the JSON report, JUnit, the
     annotations and the rendered reports show them, not only the exit code."""
     old = _by_name(_as_list(baseline))
+    out = []
     for r in results:
         prev = old.get(str(r.name))
-        r.info["regressions"] = [] if prev is None else _regressions_of(as_report(r), prev)
+        found = [] if prev is None else _regressions_of(as_report(r), prev)
+        out.append(dataclasses.replace(r, info={**r.info, "regressions": found}))
+    return out
 
 
 def _witness_brief(w: dict) -> str:
