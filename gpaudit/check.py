@@ -289,7 +289,8 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
     if failed:
         return (f"a python callable failed at an input ({failed[0].detail}); make it return a real number "
                 "there (or restrict the claim), then check again")
-    if mech.query.expr is None and spec.query.kind == QueryKind.PYTHON or mech.bound.expr is None and spec.bound.kind == BoundKind.PYTHON:
+    if (mech.query.expr is None and spec.query.kind == QueryKind.PYTHON
+            or mech.bound.expr is None and spec.bound.kind == BoundKind.PYTHON):
         return ("no route: a python callable that cannot be traced is never certified (gpaudit cannot reason "
                 f"about its code; tracing stopped: {untraced or 'see docs/traceable-code.md'}); make the code "
                 "traceable (docs/traceable-code.md) or write f and B as expressions (kinds piecewise / constant / "

@@ -132,7 +132,8 @@ def _constants(mech, fvals, B, rng):
         out = np.empty(len(X))
         for i, x in enumerate(X):
             A = np.array(Jf(*x), float).reshape(len(fvals), len(syms)) / w
-            out[i] = (np.linalg.norm(A, 2) if m.kind == Norm.L2 else np.linalg.norm(A, axis=0).max() if m.kind == Norm.L1
+            out[i] = (np.linalg.norm(A, 2) if m.kind == Norm.L2
+                      else np.linalg.norm(A, axis=0).max() if m.kind == Norm.L1
                       else max(np.linalg.norm(A @ np.array(s)) for s in itertools.product((-1, 1), repeat=len(syms))))
         return out / np.broadcast_to(Bf(*X.T), (len(X),))
 

@@ -15,7 +15,6 @@ subset); :func:`unmatched` lists them for a report.
 from __future__ import annotations
 
 import dataclasses
-
 import json
 
 import mpmath

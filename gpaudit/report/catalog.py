@@ -21,7 +21,6 @@ verdict, bound or witness leaves it as it is.
 from __future__ import annotations
 
 import dataclasses
-
 import hashlib
 import json
 import re
