@@ -77,12 +77,14 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         settled = judged.counts and not full_evidence
         if progress and not settled:
             progress("prove", 0.0)
-        prepared = None
-        if not settled and beside.pid is not None:
-            # while the copy proves, this process (otherwise waiting) has the kernel decide what no
-            # certificate changes: the pieces of f and B owned, defined and continuous
-            prepared = kernel_prepare(mech)
+        # the kernel decides what no certificate changes, the pieces of f and B owned, defined and
+        # continuous (while the copy proves, where there is one); the proof stage leaves them to it
+        prepared = None if settled else kernel_prepare(mech)
         proof = None if settled else beside.result()
+    if proof is not None and proof.deferred:
+        # the kernel's answers where they all hold, else the proof stage's own (a witness)
+        from .prove.engine import settle_pieces
+        proof = settle_pieces(mech, proof, None if prepared is None else prepared.outcomes)
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
     verified = None
@@ -158,19 +160,19 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
                   decision)
 
 
-# kernel_prepare is only a head start: it may not take a core from the proof copy for long (a stage
-# bounded by its own wall clock runs beside it), so it has a small work budget and wall clock of its
-# own; the catalog's largest (two-way-student-t) needs about 2 s.
-PREPARE_STEPS = 2 * 10**7
-PREPARE_SECONDS = 5
+# kernel_prepare decides the pieces' obligations for the report (proof.defined, proof.continuity)
+# and for the kernel's check, under a deterministic work budget of its own (two-way-student-t, the
+# catalog's largest, needs about 2 s); no wall clock, so that what it decides never depends on the
+# machine's load.
+PREPARE_STEPS = 10**8
 
 
 def kernel_prepare(mech):
     """kernel.certificate.prepare of the mechanism's problem, where every obligation it states
-    holds; else None, and the kernel's check decides them all itself (a limit of the head start,
-    not an answer, must never reach the check)."""
+    holds; else None: the proof stage decides them itself (it finds a witness where one fails),
+    and the kernel's check decides them all again."""
     try:
-        with budget.work_budget(PREPARE_STEPS, PREPARE_SECONDS):
+        with budget.work_budget(PREPARE_STEPS):
             ready = kcert.prepare(handoff.problem(mech))
     except (ValueError, TypeError, zb.Unsupported):
         return None

@@ -27,8 +27,9 @@ from .pipeline import prove_stage
 
 
 class ProofBeside:
-    """prove_stage(mech), started now in a forked copy where that is allowed; `result()` gives the
-    outcome (the copy's, or this process's own), `close()` stops the copy.  A context manager."""
+    """prove_stage(mech, pieces=False), started now in a forked copy where that is allowed (the
+    pieces are the kernel's, check.kernel_prepare); `result()` gives the outcome (the copy's, or
+    this process's own), `close()` stops the copy.  A context manager."""
 
     def __init__(self, mech):
         self.mech = mech
@@ -45,13 +46,14 @@ class ProofBeside:
 
     def _send(self, out):  # pragma: no cover - runs in the copy (coverage is not measured there)
         # the checking process has the kernel decide the certificate-free obligations meanwhile
-        # (check.kernel_prepare): with a copy deciding ahead too, three processes would share two cores
+        # (check.kernel_prepare): with a copy deciding ahead too, three processes would share two
+        # cores; and this stage leaves those obligations (the pieces defined and continuous) to it
         processes.set_ahead(False)
         quiet = os.open(os.devnull, os.O_WRONLY)
         os.dup2(quiet, 1)         # whatever it would print, this process prints if it runs the
         os.dup2(quiet, 2)         # stage itself
         try:
-            data = pickle.dumps(("ok", _portable(prove_stage(self.mech))))
+            data = pickle.dumps(("ok", _portable(prove_stage(self.mech, pieces=False))))
         except BaseException:     # noqa: BLE001 - this process runs the stage itself, and the
             data = pickle.dumps(("failed",))   # error surfaces there as before
         out.write(data)
@@ -70,7 +72,7 @@ class ProofBeside:
             except Exception:  # noqa: BLE001 - the copy ended early: the stage runs here
                 got = None
             self.close()
-        return got if got is not None else prove_stage(self.mech)
+        return got if got is not None else prove_stage(self.mech, pieces=False)
 
     def close(self) -> None:
         """Stop the copy (a copy it forked dies with it) and reap it; nothing it sent is read."""
@@ -96,4 +98,4 @@ def _portable(out):
     from ..prove.prover import ProofOutcome
 
     return ProofOutcome(out.checks, out.regions, out.witness, leaves=out.leaves, route=out.route, rates=out.rates,
-                        seeds=out.seeds, reused=out.cache_reused())
+                        seeds=out.seeds, reused=out.cache_reused(), deferred=out.deferred)

@@ -68,14 +68,26 @@ STAGE_STEPS = 2 * 10**8
 STAGE_SECONDS = 60
 
 
-def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
+def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True) -> ProofOutcome:
     """Prove (or refute) the conditions of Definition 8 for mech's f and B, region by region,
-    under the stage's deterministic work budget and its wall-clock limit."""
+    under the stage's deterministic work budget and its wall-clock limit.
+
+    ``pieces=False`` leaves definedness and continuity of f's and B's pieces to the kernel, which
+    decides them from the mechanism alone (kernel.certificate.prepare) while this stage finds the
+    regions and their rates: the outcome is `deferred`, and `settle_pieces` completes it."""
     with budget.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
-        out = _prove_conditions(mech, timeout_ms)
-        spent, cap = work.spent, work.cap
-        late = budget.past_wall_clock()
-        wall = budget.wall_clock_reason()
+        out = _prove_conditions(mech, timeout_ms, pieces)
+        checks = _limits(out.checks, work)
+    return dataclasses.replace(out, checks=checks)
+
+
+def _limits(checks, work):
+    """The checks left unknown, saying where the stage's work budget or wall clock ended them (call
+    inside the budget's block)."""
+    spent, cap = work.spent, work.cap
+    late = budget.past_wall_clock()
+    wall = budget.wall_clock_reason()
+
     def ended(c):
         detail = c.detail
         if spent >= cap and c.status == UNKNOWN:
@@ -84,11 +96,9 @@ def prove_conditions(mech, timeout_ms: int = 10000) -> ProofOutcome:
         if late and c.status == UNKNOWN and zb.WALL_CLOCK_NOTE not in detail:
             detail += f"; {wall} (the proof stage stopped)"
         return c if detail == c.detail else dataclasses.replace(c, detail=detail)
-    out = dataclasses.replace(out, checks=[ended(c) for c in out.checks])
-    return out
+    return [ended(c) for c in checks]
 
-
-def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
+def _prove_conditions(mech, timeout_ms: int, pieces: bool = True) -> ProofOutcome:
     t0 = time.perf_counter()
     zb.configure_z3()
     if mech.bound.expr is None:
@@ -106,14 +116,20 @@ def _prove_conditions(mech, timeout_ms: int) -> ProofOutcome:
     # continuity): a copy of the process decides them on a free core, in the order they are asked
     # for, while this one prepares the rates' sampled quantities (pure sympy) and then decides the
     # rates; the answers are the same either way (gpaudit.runtime.processes.ahead)
-    defs = [(name, obl.defined(expr, name)) for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B"))]
+    functions = ((mech.query.expr, "f"), (mech.bound.expr, "B")) if pieces else ()
+    defs = [(name, obl.defined(expr, name)) for expr, name in functions]
     positive = [obl.b_positive(leaf) for leaf in leaves]
-    joins = [(name, obl.continuity(expr, name)) for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B"))]
+    joins = [(name, obl.continuity(expr, name)) for expr, name in functions]
     asked = ([o.query for _, obs in defs for o in obs] + [o.query for o in positive]
              + [o.query for _, obs in joins for o in obs])
     with processes.ahead(asked, P.timeout):
         _prepare_rates(P, leaves)
-        return _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0)
+        out = _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0)
+    if pieces:
+        return out
+    left = {"proof.defined", "proof.continuity"}
+    return dataclasses.replace(out, deferred=True, checks=[
+        Check(c.id, SKIPPED, "left to the kernel", DEFERRED) if c.id in left else c for c in out.checks])
 
 
 def _prepare_rates(P, leaves):
@@ -154,19 +170,7 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
     for name, obligations in joins:
         cont += _decide_each(P, obligations, lambda pt, o: _tagged(
             P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
-    checks = []
-    st = status_of(dfn) if dfn else CERTIFIED
-    checks.append(Check("proof.defined", st,
-                        summary(P.records, "defined") if st == CERTIFIED and dfn else
-                        ("no partial function in f or B" if st == CERTIFIED else
-                         ("undefined value re-verified in mpmath (50 digits)" if st == REFUTED else "z3 unknown / not proved")),
-                        {"certified": "f and B are defined on the closure of every piece (radicands >= 0, "
-                                      "log arguments > 0, denominators != 0)",
-                         "refuted": f"{wit.get('defined', {}).get('function', '?')} is undefined at "
-                                    f"x = {wit.get('defined', {}).get('x', '?')} "
-                                    f"({wit.get('defined', {}).get('evaluation', '')})",
-                         "unknown": "some piece's definedness not decided (or it fails only on a boundary "
-                                    "another piece owns: a possible jump)"}[st], evidence(P, "defined")))
+    checks = [_defined_check(P, dfn, wit)]
     leaf_ev = [{"region": l.label, "conditions": [rg.text(c) for c in l.conds], "alternatives": len(l.alts),
                 "a": None if rates[l.label]["a"] is None else str(rates[l.label]["a"]),
                 "c": None if rates[l.label]["c"] is None else str(rates[l.label]["c"])} for l in leaves]
@@ -189,13 +193,7 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
                             ("witness re-verified in mpmath (50 digits)" if st == REFUTED else "z3 unknown / not proved"),
                             f"{detail} ({len(leaves)} regions)",
                             evidence(P, cond, {"regions": leaf_ev} if cond == "cover" else None)))
-    st = status_of(cont) if cont else CERTIFIED
-    checks.append(Check("proof.continuity", st,
-                        summary(P.records, "continuity") if st == CERTIFIED else
-                        ("jump re-verified in mpmath (50 digits)" if st == REFUTED else "z3 unknown / not proved"),
-                        {"certified": "f and B agree on every common boundary of their pieces",
-                         "refuted": f"jump across {wit.get('continuity', {}).get('boundary', '?')}",
-                         "unknown": "some boundary not decided"}[st], evidence(P, "continuity")))
+    checks.append(_continuity_check(P, cont, wit))
     checks += _two_point(P, mech, checks, wit)
     witness = next((wit[k] for k in ("defined", "B_positive", "cover", "continuity", "smooth", "two_point_cover",
                                      "two_point_smooth") if k in wit), None)
@@ -207,6 +205,88 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
     checks = [dataclasses.replace(c, evidence={**c.evidence, "seconds_total": seconds}) for c in checks]
     seeds = [p for p in seeds + P.sat_points if p and None not in p]
     return ProofOutcome(checks, regions, witness, P.records, leaves, "regions", rates, seeds)
+
+
+DEFINED_TEXT = ("f and B are defined on the closure of every piece (radicands >= 0, log arguments > 0, "
+                "denominators != 0)")
+CONTINUITY_TEXT = "f and B agree on every common boundary of their pieces"
+
+
+def _defined_check(P, dfn, wit):
+    st = status_of(dfn) if dfn else CERTIFIED
+    w = wit.get("defined", {})
+    return Check("proof.defined", st,
+                 summary(P.records, "defined") if st == CERTIFIED and dfn else
+                 ("no partial function in f or B" if st == CERTIFIED else
+                  ("undefined value re-verified in mpmath (50 digits)" if st == REFUTED
+                   else "z3 unknown / not proved")),
+                 {"certified": DEFINED_TEXT,
+                  "refuted": f"{w.get('function', '?')} is undefined at x = {w.get('x', '?')} "
+                             f"({w.get('evaluation', '')})",
+                  "unknown": "some piece's definedness not decided (or it fails only on a boundary "
+                             "another piece owns: a possible jump)"}[st], evidence(P, "defined"))
+
+
+def _continuity_check(P, cont, wit):
+    st = status_of(cont) if cont else CERTIFIED
+    return Check("proof.continuity", st,
+                 summary(P.records, "continuity") if st == CERTIFIED else
+                 ("jump re-verified in mpmath (50 digits)" if st == REFUTED else "z3 unknown / not proved"),
+                 {"certified": CONTINUITY_TEXT,
+                  "refuted": f"jump across {wit.get('continuity', {}).get('boundary', '?')}",
+                  "unknown": "some boundary not decided"}[st], evidence(P, "continuity"))
+
+
+DEFERRED = ("definedness and continuity of f's and B's pieces are decided by the kernel from the mechanism "
+            "alone (kernel.certificate.prepare)")
+
+
+def settle_pieces(mech, proof, decided=None) -> ProofOutcome:
+    """A proof stage's outcome that left the pieces to the kernel (prove_conditions(pieces=False)),
+    completed.  `decided`: the kernel's outcomes of those obligations (kernel.certificate.prepare),
+    taken where every one holds; else this stage decides its own, which also finds the witness of
+    one that fails.  Either way the kernel's check decides them again before anything is certified."""
+    if not proof.deferred:
+        return proof
+    if decided is not None and all(o.holds for o in decided):
+        defined = [o for o in decided if o.name.startswith("defined[")]
+        joined = [o for o in decided if not o.name.startswith("defined[")]
+
+        def ev(outcomes):
+            return {"decided_by": "kernel.certificate.prepare (z3, no cache)",
+                    "obligations": [{"name": o.name, "answer": o.detail} for o in outcomes]}
+
+        def how(outcomes, none):
+            n = len(outcomes)
+            return f"kernel: z3 unsat ({n} obligation{'s' * (n != 1)})" if n else none
+        pieces = {"proof.defined": Check("proof.defined", CERTIFIED, how(defined, "no partial function in f or B"),
+                                         DEFINED_TEXT, ev(defined)),
+                  "proof.continuity": Check("proof.continuity", CERTIFIED, how(joined, "none"), CONTINUITY_TEXT,
+                                            ev(joined))}
+        wit, seeds = {}, []
+    else:
+        # under what is left of the stage's wall clock: these obligations were part of the stage
+        used = max([(c.evidence or {}).get("seconds_total", 0) for c in proof.checks] + [0])
+        with budget.work_budget(STAGE_STEPS, max(1.0, STAGE_SECONDS - used)) as work:
+            P, wit = Prover(mech), {}
+            dfn, cont = [], []
+            for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
+                dfn += _decide_each(P, obl.defined(expr, name), lambda pt, o, name=name: _tagged(
+                    P.finder.undefined(pt, name), piece=o.region), "defined", wit)
+            for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
+                cont += _decide_each(P, obl.continuity(expr, name), lambda pt, o: _tagged(
+                    P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
+            own = _limits([_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)], work)
+        pieces = {c.id: c for c in own}
+        seeds = [p for w in wit.values() for key in ("x", "x_prime") for p in [w.get(key)] if isinstance(p, list)]
+        seeds += [p for p in P.sat_points if p and None not in p]
+    checks = [pieces.get(c.id, c) for c in proof.checks]
+    st = {c.id: c.status for c in checks}
+    checks = [dataclasses.replace(c, status=worst(st["proof.smooth"], st["proof.continuity"], st["proof.B_positive"]))
+              if c.id == "proof.two_point_smooth" and c.method.startswith("implied") else c for c in checks]
+    return dataclasses.replace(proof, checks=checks, deferred=False, seeds=list(proof.seeds) + seeds,
+                               witness=wit.get("defined") or proof.witness or wit.get("continuity"),
+                               regions=proof.regions if all_hold(c.status for c in checks) else [])
 
 
 def _two_point(P, mech, checks, wit):

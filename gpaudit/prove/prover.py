@@ -67,6 +67,7 @@ class ProofOutcome:
     rates: dict = field(default_factory=dict)     # leaf label -> {"a": sympy, "c": sympy}
     seeds: list = field(default_factory=list)     # points where a condition failed (z3 models, witnesses)
     reused: int | None = None     # answers the proof cache gave (None: count the records' `cached`)
+    deferred: bool = False        # the pieces' definedness and continuity are left to the kernel
 
     def cache_reused(self) -> int:
         """How many z3 answers came from the proof cache (gpaudit.runtime.cache: never a proof)."""

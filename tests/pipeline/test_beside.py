@@ -55,10 +55,10 @@ def here(monkeypatch):
     me = os.getpid()
     real_stage, real_start = beside.prove_stage, beside.ProofBeside._start
 
-    def counting_stage(mech):
+    def counting_stage(mech, **kw):
         if os.getpid() == me:
             seen["stages"] += 1
-        return real_stage(mech)
+        return real_stage(mech, **kw)
 
     def counting_start(self):
         real_start(self)
@@ -116,10 +116,10 @@ def test_a_copy_that_dies_changes_nothing(here, monkeypatch):
     plain = _check(CERTIFIED, monkeypatch, forking=False)
     me, stage = os.getpid(), beside.prove_stage
 
-    def dying(mech):
+    def dying(mech, **kw):
         if os.getpid() != me:
             os._exit(3)
-        return stage(mech)
+        return stage(mech, **kw)
     monkeypatch.setattr(beside, "prove_stage", dying)
     assert _check(CERTIFIED, monkeypatch, forking=True) == plain
     assert here["forks"] == 1 and here["stages"] == 2     # run here again after the copy died
@@ -129,16 +129,16 @@ def test_an_error_in_the_copy_surfaces_here(here, monkeypatch):
     me, stage = os.getpid(), beside.prove_stage
     plain = _check(CERTIFIED, monkeypatch, forking=False)
 
-    def raising_there(mech):
+    def raising_there(mech, **kw):
         if os.getpid() != me:
             raise RuntimeError("only in the copy")
-        return stage(mech)
+        return stage(mech, **kw)
     monkeypatch.setattr(beside, "prove_stage", raising_there)
     assert _check(CERTIFIED, monkeypatch, forking=True) == plain
     assert here["stages"] == 2
 
-    def raising(mech):
-        stage(mech)
+    def raising(mech, **kw):
+        stage(mech, **kw)
         raise RuntimeError("everywhere")
     monkeypatch.setattr(beside, "prove_stage", raising)
     with pytest.raises(RuntimeError, match="everywhere"):
@@ -210,7 +210,7 @@ def _dies(pid, seconds=5.0) -> bool:
 def _stalling_stage(write):
     """A proof stage that starts a real copy deciding ahead (whose decisions never end), tells the
     test its pid, and never ends either."""
-    def stage(mech):
+    def stage(mech, **kw):
         a = zb._Ahead([types.SimpleNamespace(digits=1)], 1000)
         os.write(write, f"{a.pid}\n".encode())
         time.sleep(60)
@@ -224,6 +224,8 @@ def test_close_stops_the_copy_and_the_copy_it_forked(here, monkeypatch):
     monkeypatch.setattr(beside, "prove_stage", _stalling_stage(write))
     b = beside.ProofBeside(build_mechanism(load_spec(CERTIFIED)))
     assert b.pid is not None
+    import select
+    assert select.select([read], [], [], 60)[0], "the copy never reported the copy it forked"
     ahead = int(os.read(read, 64).decode())
     os.close(read)
     os.close(write)
@@ -249,8 +251,10 @@ from gpaudit.model.mechanism import build_mechanism
 from gpaudit.spec.load import load_spec
 zb._one_thread = lambda: True
 zb._Ahead._decide = lambda self, q: time.sleep(60)
+import signal
+signal.alarm(120)        # a copy that never reports: this script ends, and the test fails, not hangs
 read, write = os.pipe()
-def stage(mech):
+def stage(mech, **kw):
     a = zb._Ahead([types.SimpleNamespace(digits=1)], 1000)
     os.write(write, f"{{a.pid}}\\n".encode())
     time.sleep(60)
@@ -302,20 +306,27 @@ def test_pool_workers_fork_only_where_a_core_is_free(monkeypatch):
             assert pool.submit(zb.may_fork).result() is allowed, jobs
 
 
-def test_a_head_start_cut_by_its_limit_is_not_taken(here, monkeypatch):
-    """While the copy proves, this process has the kernel decide the certificate-free obligations
-    (check.kernel_prepare) under a small budget of its own, so that it cannot hold a core for long; what
-    that limit cut off (unknown) never reaches the kernel's check, which then decides everything itself:
-    the same result."""
+def test_pieces_the_kernel_leaves_undecided_are_decided_by_the_proof_stage(here, monkeypatch):
+    """The proof stage leaves the pieces (defined, continuous) to the kernel (check.kernel_prepare),
+    which decides them from the mechanism alone under a deterministic budget of its own.  Where it
+    does not show them all (here its budget is cut), the proof stage decides them itself: the same
+    verdict and bound, the same statuses, and the kernel's check decides them all again."""
     from gpaudit import check as ck
     mech = build_mechanism(load_spec(CERTIFIED))
     ready = ck.kernel_prepare(mech)
     assert ready is not None and ready.outcomes and all(o.holds for o in ready.outcomes)
     plain = _check(CERTIFIED, monkeypatch, forking=True)
-    monkeypatch.setattr(ck, "PREPARE_STEPS", 1)           # every call of the head start cut: unknown
+    checks = {c["id"]: c for c in plain["checks"]}
+    assert checks["proof.continuity"]["method"].startswith("kernel: z3 unsat")
+    monkeypatch.setattr(ck, "PREPARE_STEPS", 1)           # every call cut: unknown, so not taken
     assert ck.kernel_prepare(mech) is None
-    cut = _check(CERTIFIED, monkeypatch, forking=True)
-    assert cut == plain and plain["verdict"] == "certified"
+    for forking in (True, False):
+        cut = _check(CERTIFIED, monkeypatch, forking=forking)
+        assert (cut["verdict"], cut["epsilon_upper"]) == (plain["verdict"], plain["epsilon_upper"]) == (
+            "certified", plain["epsilon_upper"])
+        own = {c["id"]: c for c in cut["checks"]}
+        assert {k: c["status"] for k, c in own.items()} == {k: c["status"] for k, c in checks.items()}
+        assert own["proof.continuity"]["method"].startswith("z3 unsat")   # the proof stage's own
 
 
 def test_the_kernels_check_ends_within_its_budget(monkeypatch):

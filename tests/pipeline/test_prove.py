@@ -152,6 +152,37 @@ def test_jump_is_reported_as_continuity_across_the_jump():
     assert min(x[0], xp[0]) < 3 <= max(x[0], xp[0])
 
 
+def test_a_stage_that_leaves_the_pieces_to_the_kernel_decides_none_of_them_and_is_completed():
+    """`gpaudit check`'s proof stage leaves the pieces (defined, continuous) to the kernel
+    (prove_conditions(pieces=False)); settle_pieces takes the kernel's answers where they all hold,
+    and where one does not, decides the stage's own, which refutes the jump with a witness."""
+    from gpaudit.kernel import certificate as kc
+    from gpaudit.certify import handoff
+    from gpaudit.prove.engine import settle_pieces
+
+    good = build_mechanism(load_spec(ROOT / "examples/threshold-student-t.yaml"))
+    left = prove_conditions(good, pieces=False)
+    assert left.deferred and {status(left, c) for c in ("proof.defined", "proof.continuity")} == {SKIPPED}
+    assert not [r for r in left.records if r.obligation.condition in ("defined", "continuity")]
+    assert settle_pieces(good, left) is not left                  # nothing decided by the kernel: its own
+    decided = kc.prepare(handoff.problem(good)).outcomes
+    done = settle_pieces(good, left, decided)
+    assert not done.deferred and done.status == CERTIFIED and done.regions == left.regions
+    cont = next(c for c in done.checks if c.id == "proof.continuity")
+    assert cont.method.startswith("kernel: z3 unsat") and len(cont.evidence["obligations"]) > 0
+
+    jump = build_mechanism(load_spec(ROOT / "examples/broken/threshold-bound-jump.yaml"))
+    left = prove_conditions(jump, pieces=False)
+    assert left.deferred and left.status == CERTIFIED and left.regions   # the jump is not its to see
+    decided = kc.prepare(handoff.problem(jump)).outcomes
+    assert not all(o.holds for o in decided)
+    done = settle_pieces(jump, left, decided)
+    assert status(done, "proof.continuity") == REFUTED and done.regions == [] and done.status == REFUTED
+    x, xp = pt(done.witness, "x"), pt(done.witness, "x_prime")
+    assert min(x[0], xp[0]) < 3 <= max(x[0], xp[0])
+    assert settle_pieces(jump, done) is done                       # not deferred: as it is
+
+
 def test_small_constant_cover_refuted_with_independent_witness():
     _, out = proved(ROOT / "examples/broken/threshold-laplace-small-constant.yaml")
     assert status(out, "proof.cover") == REFUTED and out.witness["condition"] == "cover"
