@@ -161,10 +161,11 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
 
 
 # kernel_prepare decides the pieces' obligations for the report (proof.defined, proof.continuity)
-# and for the kernel's check, under a deterministic work budget of its own (two-way-student-t, the
-# catalog's largest, needs about 2 s); no wall clock, so that what it decides never depends on the
-# machine's load.
-PREPARE_STEPS = 10**8
+# and for the kernel's check, under a small deterministic work budget of its own, so that it cannot
+# hold a core the proof copy needs for long (two-way-student-t, the catalog's largest, needs about
+# 2 s); no wall clock, so that what it decides never depends on the machine's load.  Where it runs
+# out, the proof stage decides them with what is left of its own budget.
+PREPARE_STEPS = 2 * 10**7
 
 
 def kernel_prepare(mech):

@@ -98,4 +98,5 @@ def _portable(out):
     from ..prove.prover import ProofOutcome
 
     return ProofOutcome(out.checks, out.regions, out.witness, leaves=out.leaves, route=out.route, rates=out.rates,
-                        seeds=out.seeds, reused=out.cache_reused(), deferred=out.deferred)
+                        seeds=out.seeds, reused=out.cache_reused(), deferred=out.deferred,
+                        spent=out.spent)

@@ -59,9 +59,10 @@ def _decide_each(P, obligations, refute, key, wit):
 # The proof stage's total work budget, in weighted z3 steps (gpaudit.runtime.budget.work_budget;
 # about 0.3 us each).  The catalog's configurations spend at most 4.1e6 (examples/two-way-
 # student-t.yaml), the extremes of tests/pipeline/test_param_range.py that certify at most 2.1e7; the cap
-# ends a proof stage whose regions are all out of z3's reach in one to two minutes (82 s measured
-# on the 2-core machine for the two-way threshold at T1 = 1e-300).
-STAGE_STEPS = 2 * 10**8
+# ends a proof stage whose regions are all out of z3's reach in under a minute (about 37 s measured
+# on the 2-core machine for the two-way threshold at T1 = 1e-300, whose rates alone spend 1.3e8 in 60 s
+# since `gpaudit check` leaves the pieces to the kernel).
+STAGE_STEPS = 10**8
 # What the step count cannot bound (a step's cost grows without limit on some nonlinear queries):
 # the stage's wall clock.  Past it no z3 call and no arb box is begun, a call under way is
 # stopped, and what is left is unknown, saying so.  The catalog's slowest stage takes about 10 s.
@@ -78,13 +79,14 @@ def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True) -> Proo
     with budget.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
         out = _prove_conditions(mech, timeout_ms, pieces)
         checks = _limits(out.checks, work)
-    return dataclasses.replace(out, checks=checks)
+        spent = work.spent
+    return dataclasses.replace(out, checks=checks, spent=spent)
 
 
-def _limits(checks, work):
+def _limits(checks, work, before=0):
     """The checks left unknown, saying where the stage's work budget or wall clock ended them (call
-    inside the budget's block)."""
-    spent, cap = work.spent, work.cap
+    inside the budget's block; `before`: the stage's steps spent before this budget's block)."""
+    spent, cap = before + work.spent, before + work.cap
     late = budget.past_wall_clock()
     wall = budget.wall_clock_reason()
 
@@ -265,9 +267,9 @@ def settle_pieces(mech, proof, decided=None) -> ProofOutcome:
                                             ev(joined))}
         wit, seeds = {}, []
     else:
-        # under what is left of the stage's wall clock: these obligations were part of the stage
+        # under what is left of the stage's work budget and wall clock: they are the stage's obligations
         used = max([(c.evidence or {}).get("seconds_total", 0) for c in proof.checks] + [0])
-        with budget.work_budget(STAGE_STEPS, max(1.0, STAGE_SECONDS - used)) as work:
+        with budget.work_budget(max(1, STAGE_STEPS - proof.spent), max(1.0, STAGE_SECONDS - used)) as work:
             P, wit = Prover(mech), {}
             dfn, cont = [], []
             for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
@@ -276,7 +278,8 @@ def settle_pieces(mech, proof, decided=None) -> ProofOutcome:
             for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
                 cont += _decide_each(P, obl.continuity(expr, name), lambda pt, o: _tagged(
                     P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
-            own = _limits([_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)], work)
+            own = _limits([_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)], work,
+                          min(proof.spent, STAGE_STEPS - 1))
         pieces = {c.id: c for c in own}
         seeds = [p for w in wit.values() for key in ("x", "x_prime") for p in [w.get(key)] if isinstance(p, list)]
         seeds += [p for p in P.sat_points if p and None not in p]

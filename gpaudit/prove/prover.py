@@ -68,6 +68,7 @@ class ProofOutcome:
     seeds: list = field(default_factory=list)     # points where a condition failed (z3 models, witnesses)
     reused: int | None = None     # answers the proof cache gave (None: count the records' `cached`)
     deferred: bool = False        # the pieces' definedness and continuity are left to the kernel
+    spent: int = 0                # weighted z3 steps of the stage's work budget it spent
 
     def cache_reused(self) -> int:
         """How many z3 answers came from the proof cache (gpaudit.runtime.cache: never a proof)."""
