@@ -147,10 +147,7 @@ def _prepare_rates(P, leaves):
 
 def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> ProofOutcome:
     spec = mech.spec
-    dfn = []
-    for name, obligations in defs:
-        dfn += _decide_each(P, obligations, lambda pt, o, name=name: _tagged(
-            P.finder.undefined(pt, name), piece=o.region), "defined", wit)
+    dfn = _decide_defined(P, defs, wit)
     for leaf, positive_on_leaf in zip(leaves, positive):
         ans = P.discharge(positive_on_leaf)
         st = CERTIFIED if ans.status == zb.UNSAT else UNKNOWN
@@ -168,10 +165,7 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
         if cw:
             wit.setdefault("smooth", cw)
         rates[leaf.label] = {"a": a, "c": c, "a_status": a_st, "c_status": c_st}
-    cont = []
-    for name, obligations in joins:
-        cont += _decide_each(P, obligations, lambda pt, o: _tagged(
-            P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
+    cont = _decide_joins(P, joins, wit)
     checks = [_defined_check(P, dfn, wit)]
     leaf_ev = [{"region": l.label, "conditions": [rg.text(c) for c in l.conds], "alternatives": len(l.alts),
                 "a": None if rates[l.label]["a"] is None else str(rates[l.label]["a"]),
@@ -199,14 +193,36 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
     checks += _two_point(P, mech, checks, wit)
     witness = next((wit[k] for k in ("defined", "B_positive", "cover", "continuity", "smooth", "two_point_cover",
                                      "two_point_smooth") if k in wit), None)
-    seeds = [w[key] for w in wit.values() for key in ("x", "x_prime") if isinstance(w.get(key), list)]
     regions = []
     if all_hold(c.status for c in checks):
         regions = [RegionRate(l, sp.sympify(r["a"]), sp.sympify(r["c"])) for l, r in rates.items()]
     seconds = round(time.perf_counter() - t0, 3)
     checks = [dataclasses.replace(c, evidence={**c.evidence, "seconds_total": seconds}) for c in checks]
-    seeds = [p for p in seeds + P.sat_points if p and None not in p]
-    return ProofOutcome(checks, regions, witness, P.records, leaves, "regions", rates, seeds)
+    return ProofOutcome(checks, regions, witness, P.records, leaves, "regions", rates, _seeds(P, wit))
+
+
+def _decide_defined(P, defs, wit):
+    """Each function's definedness obligations, decided (a failure re-verified: wit["defined"])."""
+    out = []
+    for name, obligations in defs:
+        out += _decide_each(P, obligations, lambda pt, o, name=name: _tagged(
+            P.finder.undefined(pt, name), piece=o.region), "defined", wit)
+    return out
+
+
+def _decide_joins(P, joins, wit):
+    """Each function's continuity obligations, decided (a jump re-verified: wit["continuity"])."""
+    out = []
+    for _, obligations in joins:
+        out += _decide_each(P, obligations, lambda pt, o: _tagged(
+            P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
+    return out
+
+
+def _seeds(P, wit):
+    """The points where a condition failed (the witnesses' and z3's models), to seed the audit."""
+    found = [w[key] for w in wit.values() for key in ("x", "x_prime") if isinstance(w.get(key), list)]
+    return [p for p in found + P.sat_points if p and None not in p]
 
 
 DEFINED_TEXT = ("f and B are defined on the closure of every piece (radicands >= 0, log arguments > 0, "
@@ -269,24 +285,19 @@ def settle_pieces(mech, proof, decided=None) -> ProofOutcome:
     else:
         # under what is left of the stage's work budget and wall clock: they are the stage's obligations
         used = max([(c.evidence or {}).get("seconds_total", 0) for c in proof.checks] + [0])
-        with budget.work_budget(max(1, STAGE_STEPS - proof.spent), max(1.0, STAGE_SECONDS - used)) as work:
+        left = max(1, STAGE_STEPS - proof.spent)
+        with budget.work_budget(left, max(1.0, STAGE_SECONDS - used)) as work:
             P, wit = Prover(mech), {}
-            dfn, cont = [], []
-            for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
-                dfn += _decide_each(P, obl.defined(expr, name), lambda pt, o, name=name: _tagged(
-                    P.finder.undefined(pt, name), piece=o.region), "defined", wit)
-            for expr, name in ((mech.query.expr, "f"), (mech.bound.expr, "B")):
-                cont += _decide_each(P, obl.continuity(expr, name), lambda pt, o: _tagged(
-                    P.finder.jump(pt), boundary=o.region, prefix="continuity: "), "continuity", wit)
-            own = _limits([_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)], work,
-                          min(proof.spent, STAGE_STEPS - 1))
+            functions = ((mech.query.expr, "f"), (mech.bound.expr, "B"))
+            dfn = _decide_defined(P, [(name, obl.defined(expr, name)) for expr, name in functions], wit)
+            cont = _decide_joins(P, [(name, obl.continuity(expr, name)) for expr, name in functions], wit)
+            own = _limits([_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)], work, STAGE_STEPS - left)
         pieces = {c.id: c for c in own}
-        seeds = [p for w in wit.values() for key in ("x", "x_prime") for p in [w.get(key)] if isinstance(p, list)]
-        seeds += [p for p in P.sat_points if p and None not in p]
+        seeds = _seeds(P, wit)
     checks = [pieces.get(c.id, c) for c in proof.checks]
     st = {c.id: c.status for c in checks}
-    checks = [dataclasses.replace(c, status=worst(st["proof.smooth"], st["proof.continuity"], st["proof.B_positive"]))
-              if c.id == "proof.two_point_smooth" and c.method.startswith("implied") else c for c in checks]
+    checks = [dataclasses.replace(c, status=_implied_status(st)) if c.id == "proof.two_point_smooth"
+              and c.method == IMPLIED else c for c in checks]
     return dataclasses.replace(proof, checks=checks, deferred=False, seeds=list(proof.seeds) + seeds,
                                witness=wit.get("defined") or proof.witness or wit.get("continuity"),
                                regions=proof.regions if all_hold(c.status for c in checks) else [])
@@ -306,12 +317,17 @@ def _two_point(P, mech, checks, wit):
         o = obl.two_point_smooth_linear(B, syms, spec.bound.gamma, spec.bound.Lambda, metric=mech.metric)
         out.append(_tp_check(P, o, "two_point_smooth", wit, why, "B(x) <= (1 + gamma d) B(x') for all x, x'"))
     else:
-        local = {c.id: c.status for c in checks}
-        st = worst(local["proof.smooth"], local["proof.continuity"], local["proof.B_positive"])
-        out.append(Check("proof.two_point_smooth", st,
-                         "implied: smooth + continuity integrated along segments (convex domain)",
+        out.append(Check("proof.two_point_smooth", _implied_status({c.id: c.status for c in checks}), IMPLIED,
                          f"B(x) <= e^(gamma d) B(x') follows from |grad ln B| <= gamma and continuity (needed: {why})"))
     return out
+
+
+IMPLIED = "implied: smooth + continuity integrated along segments (convex domain)"
+
+
+def _implied_status(st):
+    """Exponential growth: two_point_smooth follows from smooth, continuity and B > 0 (by id -> status)."""
+    return worst(st["proof.smooth"], st["proof.continuity"], st["proof.B_positive"])
 
 
 def _tp_check(P, o, cond, wit, why, text):
