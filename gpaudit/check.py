@@ -104,7 +104,9 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
                 "a hockey-stick divergence verified on the exact model exceeds the delta a route "
                 "certified: the model or the certificate is wrong")]
             within = False
-        verified, kernel_check, cert_json = kernel_check_of(mech, proof, upper, cert_checks, within, prepared)
+        verified, kernel_check, cert_json = kernel_check_of(
+            mech, proof, upper, cert_checks, within, prepared,
+            seconds=round(max(KERNEL_SECONDS_MIN, RUN_SECONDS - (time.perf_counter() - t0))))
         if cert_json is not None:
             info["certificate"] = cert_json
         if kernel_check is not None:
@@ -163,9 +165,17 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
 # kernel_prepare decides the pieces' obligations for the report (proof.defined, proof.continuity)
 # and for the kernel's check, under a small deterministic work budget of its own, so that it cannot
 # hold a core the proof copy needs for long (two-way-student-t, the catalog's largest, needs about
-# 2 s); no wall clock, so that what it decides never depends on the machine's load.  Where it runs
-# out, the proof stage decides them with what is left of its own budget.
+# 2 s).  Where it runs out, the proof stage decides them with what is left of its own budget.
 PREPARE_STEPS = 2 * 10**7
+# Every run ends.  z3's step count does not bound the time of every nonlinear query (a step of
+# nlsat on high-degree polynomials can cost seconds), so the kernel's prepare and check also have
+# a wall-clock watchdog: the check's ends the run at RUN_SECONDS after it began (at least
+# KERNEL_SECONDS_MIN from the check's start).  The catalog's checks end in seconds, far inside
+# it; past it, the obligations left are unknown and the detail names the watchdog, the one
+# nondeterministic limit (z3door.WALL_CLOCK_NOTE).
+PREPARE_SECONDS = 30
+RUN_SECONDS = 110
+KERNEL_SECONDS_MIN = 10
 
 
 def kernel_prepare(mech):
@@ -173,7 +183,7 @@ def kernel_prepare(mech):
     holds; else None: the proof stage decides them itself (it finds a witness where one fails),
     and the kernel's check decides them all again."""
     try:
-        with budget.work_budget(PREPARE_STEPS):
+        with budget.work_budget(PREPARE_STEPS, PREPARE_SECONDS):
             ready = kcert.prepare(handoff.problem(mech))
     except (ValueError, TypeError, zb.Unsupported):
         return None
@@ -181,14 +191,12 @@ def kernel_prepare(mech):
 
 
 # The kernel's check ends: a total budget of weighted z3 steps (the catalog's largest check,
-# laud-thm3-sum2-l1-derived, spends 5.6e6), on top of each obligation's own. It only leaves
-# obligations undecided (unknown), never decides one. No wall clock: a check that takes 5 s here
-# takes 40 s without sympy's cache and more on a loaded machine, and its verdict must not depend on
-# that (the proof stage's wall clock is the one nondeterministic limit).
+# laud-thm3-sum2-l1-derived, spends 5.6e6), on top of each obligation's own, and the watchdog
+# above. Either only leaves obligations undecided (unknown), never decides one.
 KERNEL_STEPS = 10**8
 
 
-def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None):
+def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None, seconds=None):
     """(Verified or None, the `kernel.certificate` check or None, the certificate as JSON or None).
 
     Where the generators (proof stage, rate enclosure, delta routes) say the claim is within reach,
@@ -208,18 +216,19 @@ def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None):
         return None, Check("kernel.certificate", UNKNOWN, "kernel", f"no certificate could be written: {err}"), None
     t0 = time.perf_counter()
     try:
-        with budget.work_budget(KERNEL_STEPS) as work:
+        with budget.work_budget(KERNEL_STEPS, seconds) as work:
             try:
                 v = kcert.check(handoff.problem(mech), cert, prepared)
             finally:
-                ended = work.left() <= 0
+                ended, stopped = work.left() <= 0, work.stopped()
     except kcert.Rejected as err:
         failed = [o.name for o in err.outcomes if not o.holds]
         return None, Check("kernel.certificate", UNKNOWN, "kernel: every obligation re-derived and decided (z3, no cache)",
                            f"the kernel did not accept the certificate: {', '.join(failed[:6])}"
                            + (f" and {len(failed) - 6} more" if len(failed) > 6 else "")
                            + (f" (its work budget of {KERNEL_STEPS:.0e} weighted z3 steps ended the check: "
-                              "those obligations were not decided)" if ended else ""),
+                              "those obligations were not decided)" if ended else "")
+                           + (f" (the kernel's watchdog ended the check: {stopped})" if stopped else ""),
                            {"failed": failed, "obligations": len(err.outcomes)}), cert_json
     n = len(v.outcomes)
     return v, Check("kernel.certificate", CERTIFIED, "kernel: every obligation re-derived and decided (z3, no cache)",

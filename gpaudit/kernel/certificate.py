@@ -222,13 +222,18 @@ def _translate(tr, *exprs, roots=None):
 def _unsat(formula, budget_ms=BUDGET_MS, roots=None) -> tuple[bool, str]:
     """z3 proves `formula` (a sympy boolean, or a builder tr -> z3 formula) unsatisfiable.  `roots`:
     symbols standing for square roots in it (Roots.alias)."""
-    tr = zb.Translator()
-    try:
-        q = tr.query(formula(tr) if callable(formula) else _translate(tr, formula, roots=roots)[0])
-    except zb.Unsupported as err:
-        return False, f"not translatable: {err}"
-    ans = zb.solve(q, budget_ms)
-    return ans.status == zb.UNSAT, f"z3 {ans.status}" + (f" ({ans.seconds:.1f} s)" if ans.seconds >= 1 else "")
+    for enclose in (True, False):           # the relaxation first: where it is not unsat, exactly
+        tr = zb.Translator(enclose=enclose)
+        try:
+            q = tr.query(formula(tr) if callable(formula) else _translate(tr, formula, roots=roots)[0])
+        except zb.Unsupported as err:
+            return False, f"not translatable: {err}"
+        relaxed = enclose and tr.enclosed > 0
+        ans = zb.solve(q, min(budget_ms, ALONE_MS) if relaxed else budget_ms)
+        if ans.status == zb.UNSAT or not relaxed:
+            break
+    how = " with its constants enclosed" if relaxed else ""
+    return ans.status == zb.UNSAT, f"z3 {ans.status}{how}" + (f" ({ans.seconds:.1f} s)" if ans.seconds >= 1 else "")
 
 
 class _Run:

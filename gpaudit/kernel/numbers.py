@@ -51,8 +51,10 @@ def _mpf_of_exact_arb(a: arb) -> mpmath.mpf:
         return mpmath.ldexp(mpmath.mpf(int(man)), int(exp))
 
 
-def enclose(v, bits: int = BITS) -> arb:
-    """An arb ball containing the exact value of v; raises ValueError when it cannot."""
+def enclose(v, bits: int = BITS, end=None) -> arb:
+    """An arb ball containing the exact value of v (or its `end`, arb.lower or arb.upper, taken at
+    the same precision: outside it, arb would round that end to the caller's); raises ValueError
+    when it cannot."""
     old = ctx.prec
     ctx.prec = bits
     try:
@@ -60,7 +62,7 @@ def enclose(v, bits: int = BITS) -> arb:
         b = to_arb(e)
         if not b.is_finite() or b.is_nan():
             raise ValueError(f"no finite enclosure of {e}")
-        return b
+        return b if end is None else end(b)
     finally:
         ctx.prec = old
 
@@ -73,7 +75,7 @@ def up(v, bits: int = BITS) -> mpmath.mpf:
     if e.is_Rational:
         with mpmath.workprec(bits):
             return mpmath.mpf(mpmath.libmp.from_rational(int(e.p), int(e.q), bits, "c"))
-    return _mpf_of_exact_arb(enclose(e, bits).upper())
+    return _mpf_of_exact_arb(enclose(e, bits, arb.upper))
 
 
 def down(v, bits: int = BITS) -> mpmath.mpf:
@@ -84,7 +86,7 @@ def down(v, bits: int = BITS) -> mpmath.mpf:
     if e.is_Rational:
         with mpmath.workprec(bits):
             return mpmath.mpf(mpmath.libmp.from_rational(int(e.p), int(e.q), bits, "f"))
-    return _mpf_of_exact_arb(enclose(e, bits).lower())
+    return _mpf_of_exact_arb(enclose(e, bits, arb.lower))
 
 
 def le(a, b) -> bool | None:
@@ -116,10 +118,7 @@ def _decimal(v, digits: int, rounding) -> str:
         return str(v)
     if not isinstance(v, mpmath.mpf):
         q = exact(v)
-        if q.is_Rational:
-            v = None
-        else:
-            v = up(q) if rounding == ROUND_CEILING else down(q)
+        v = None if q.is_Rational else up(q) if rounding == ROUND_CEILING else down(q)
     if v is not None:
         # beyond 10^(+-10^8) no decimal string is printed exactly: give a bound in the named direction
         sign, man, exp, bc = v._mpf_

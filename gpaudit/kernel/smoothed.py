@@ -22,7 +22,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import sympy as sp
-from flint import ctx, fmpq
+from flint import arb, fmpq
 
 from . import numbers
 from .certificate import _TOKEN, Outcome, Rejected, Verified
@@ -122,11 +122,7 @@ def _below(x) -> Fraction:
     """An exact rational <= x (x itself when rational): the lower end of a 300-bit arb ball."""
     if numbers.exact(x).is_Rational:
         return Fraction(str(numbers.exact(x)))
-    old, ctx.prec = ctx.prec, 300
-    try:
-        man, exp = numbers.enclose(x, 300).lower().man_exp()
-    finally:
-        ctx.prec = old
+    man, exp = numbers.enclose(x, 300, arb.lower).man_exp()
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 

@@ -41,7 +41,14 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
+from . import numbers
+
 SEED = 0
+# A Translator(enclose=True) puts each irrational constant (13^(1/14), pi, exp(1/3)) as a variable
+# between rational end points that arb rounds outward at ENCLOSE_BITS bits: a query with it is a
+# relaxation of the exact one (whatever is unsat with it is unsat), and nlsat no longer works with
+# an algebraic number of degree 14, which cost minutes (a gen_cauchy rate at p = 14, 105 s).
+ENCLOSE_BITS = 80
 UNSAT, SAT, UNKNOWN = "unsat", "sat", "unknown"
 # The work budget: obligations are given in "milliseconds of an idle reference machine" for
 # readability; z3 receives RLIMIT_PER_MS times that as its deterministic resource limit.
@@ -230,8 +237,10 @@ _RELATION = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operat
 class Translator:
     """One obligation's translation context: variables, fresh abstractions and their facts."""
 
-    def __init__(self, tag: str = ""):
+    def __init__(self, tag: str = "", enclose: bool = False):
         self.tag = tag
+        self.enclose = enclose         # irrational constants as variables in rational enclosures
+        self.enclosed = 0              # how many were (pi and e are enclosed in either mode)
         self.vars: dict[str, z3.ArithRef] = {}
         self.facts: list = []
         self.notes: list[str] = []
@@ -261,7 +270,7 @@ class Translator:
     def snapshot(self) -> dict:
         """A copy of the translation state (the z3 terms themselves are immutable and shared)."""
         out = {k: type(getattr(self, k))(getattr(self, k)) for k in self._STATE}
-        out.update(_n=self._n, plain=self.plain)
+        out.update(_n=self._n, plain=self.plain, enclosed=self.enclosed)
         return out
 
     def restore(self, snap: dict) -> None:
@@ -308,10 +317,13 @@ class Translator:
         if e.is_Float:
             self.note(f"float literal {e} taken at its exact binary value")
             return _q(sp.Rational(e))            # the Float's own mpf, every bit of it
-        if e is sp.pi:
-            return self._const("pi", Fraction(314159265, 10**8), Fraction(314159266, 10**8))
-        if e is sp.E:
-            return self._const("e", Fraction(2718281828, 10**9), Fraction(2718281829, 10**9))
+        if e in (sp.pi, sp.E) or self.enclose and isinstance(e, sp.Expr) and e.is_number:
+            ends = enclosure(e)                  # a relaxation: unsat with it is unsat with e
+            if ends is not None:
+                v, self.enclosed = self.fresh("const"), self.enclosed + (e not in (sp.pi, sp.E))
+                self.facts.append(z3.And(v >= _q(ends[0]), v <= _q(ends[1])))
+                self.note(f"{e if e in (sp.pi, sp.E) else 'constants'} enclosed in {ENCLOSE_BITS}-bit rational intervals")
+                return v
         if e in (sp.oo, -sp.oo, sp.zoo, sp.nan):
             raise Unsupported(f"non-finite value {e}")
         if isinstance(e, sp.Add):
@@ -351,15 +363,6 @@ class Translator:
         if isinstance(e, sp.Not):
             return z3.Not(self(e.args[0]))
         raise Unsupported(f"cannot translate {type(e).__name__}: {e}")
-
-    def _const(self, name, lo: Fraction, hi: Fraction):
-        v = self.var(f"const_{name}{self.tag}")
-        fact = z3.And(v > _q(sp.Rational(lo.numerator, lo.denominator)),
-                      v < _q(sp.Rational(hi.numerator, hi.denominator)))
-        if not any(fact.eq(f) for f in self.facts):
-            self.facts.append(fact)
-            self.note(f"{name} replaced by a variable in ({lo}, {hi})")
-        return v
 
     def _pow(self, base, ex):
         if ex.is_Integer:
@@ -507,6 +510,15 @@ def _each_in_place(top, i, alternatives) -> list:
     """For each alternative, the conjunction of top with its i-th conjunct replaced by it."""
     rest = top[:i] + top[i + 1:]
     return [conj(*rest, a) if rest else a for a in alternatives]
+
+
+def enclosure(e):
+    """Rationals (lo, hi) with lo <= e <= hi, arb's outward rounding at ENCLOSE_BITS bits; None where
+    e has no finite real enclosure (log(0), sqrt(-1)): it is then translated as it is."""
+    try:
+        return numbers.exact(numbers.down(e, ENCLOSE_BITS)), numbers.exact(numbers.up(e, ENCLOSE_BITS))
+    except (ValueError, TypeError):
+        return None
 
 
 def model_value(v) -> Fraction:

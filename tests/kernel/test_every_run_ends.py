@@ -58,3 +58,23 @@ def test_a_proof_stage_past_its_wall_clock_says_so_in_every_undecided_check(monk
     assert str(r.verdict) == "unknown"
     undecided = [c for c in r.checks if c.id.startswith("proof.") and str(c.status) == "unknown"]
     assert undecided and all("wall-clock limit: 0 s; the one nondeterministic limit" in c.detail for c in undecided)
+
+
+def test_the_kernels_watchdog_ends_its_check_unknown_and_names_itself(monkeypatch):
+    # a gen_cauchy rate at p = 14 once held the kernel's check in one z3 call for 105 s: past its
+    # watchdog the check leaves its obligations undecided, and the verdict is unknown, named
+    from pathlib import Path
+    from gpaudit import check
+    monkeypatch.setattr(check, "RUN_SECONDS", 0)
+    monkeypatch.setattr(check, "KERNEL_SECONDS_MIN", 0)
+    monkeypatch.setattr(check, "PREPARE_SECONDS", 0)        # the pieces go to the proof stage
+    example = Path(__file__).resolve().parents[2] / "examples" / "threshold-student-t.yaml"
+    r = check_file(str(example))
+    assert str(r.verdict) == "unknown"
+    checks = {c.id: c for c in r.checks}
+    assert str(checks["proof.defined"].status) == "certified"                 # decided by the proof stage
+    assert "kernel:" not in checks["proof.defined"].method
+    kernel = checks["kernel.certificate"]
+    assert str(kernel.status) == "unknown"
+    assert "the kernel's watchdog ended the check: wall-clock limit: 0 s" in kernel.detail
+    assert z3door.WALL_CLOCK_NOTE in kernel.detail

@@ -41,6 +41,7 @@ import z3
 from flint import arb
 
 from gpaudit.kernel import arbexpr, domain, numbers, z3door
+from gpaudit.kernel import certificate as kc
 from gpaudit.kernel import decide as kd
 from gpaudit import runtime
 from gpaudit.runtime import budget, texts
@@ -75,6 +76,32 @@ def test_constants_pi_and_e_are_inside_their_intervals():
     tr = z3door.Translator()
     tr(sp.pi + sp.pi * x)
     assert len([f for f in tr.facts]) == 1                             # one fact per constant
+
+
+def test_an_enclosed_constant_is_a_relaxation_and_ties_are_decided_exactly():
+    # Translator(enclose=True): an irrational constant is a variable between arb's outward-rounded
+    # rational ends, so what it proves is true; a claim that holds only at the exact constant (a
+    # tie) is not proved relaxed, and certificate._unsat then decides it exactly
+    c = sp.Integer(13) ** sp.Rational(1, 14)
+    lo, hi = z3door.enclosure(c)
+    assert sp.N(c - lo, 60) > 0 and sp.N(hi - c, 60) > 0 and hi - lo < sp.Rational(1, 2**60)
+    enc = z3door.Translator(enclose=True)
+    assert _proved(_imp(x >= c, x > sp.Rational(6, 5)), tr=enc) and enc.enclosed == 1
+    assert not _proved(_imp(x >= c, x > sp.Rational(121, 100)), tr=z3door.Translator(enclose=True))  # false
+    tie = _imp(x >= sp.sqrt(2), x**2 >= 2)
+    assert not _proved(tie, tr=z3door.Translator(enclose=True)) and _proved(tie)
+    assert kc._unsat(sp.Not(tie)) == (True, "z3 unsat")                       # exactly, after the relaxation
+    assert kc._unsat(sp.And(x > sp.sqrt(2), x**2 < 2 + sp.Rational(1, 10**30))) == (False, "z3 sat")
+    assert z3door.enclosure(sp.sqrt(-2)) is None                              # not real: translated as it is
+    assert z3door.enclosure(sp.exp(sp.Rational(1, 3)))[0] < sp.exp(sp.Rational(1, 3)) < z3door.enclosure(sp.exp(sp.Rational(1, 3)))[1]
+    # pi and e are enclosed in either mode, and do not count as a relaxation
+    tr = z3door.Translator()
+    tr(sp.pi * x + sp.E)
+    assert tr.enclosed == 0 and len(tr.facts) == 2
+    # a gen_cauchy rate at p = 14: exactly, nlsat works with 13^(1/14) for minutes; relaxed, at once
+    u = kc.U
+    rate = 28 * c * u**13 / (195 * (u**14 + 1)) > sp.Rational(13, 15)
+    assert kc._unsat(rate) == (True, "z3 unsat with its constants enclosed")
 
 
 def test_a_float_is_taken_at_its_exact_binary_value():
@@ -278,9 +305,14 @@ def test_up_and_down_of_mpfs_and_irrationals():
     assert numbers.up(v) is v and numbers.down(v) is v
     third = sp.Rational(1, 3)
     assert numbers.exact(numbers.down(third)) < third < numbers.exact(numbers.up(third))
-    assert numbers.exact(numbers.down(sp.pi)) < sp.Rational(314159265358979323846, 10**20) < numbers.exact(numbers.up(sp.pi))
+    assert sp.Rational(314159265358979323846, 10**20) < numbers.exact(numbers.down(sp.pi)) < sp.pi \
+        < numbers.exact(numbers.up(sp.pi)) < sp.Rational(314159265358979323847, 10**20)
     assert numbers.exact(numbers.up(sp.sqrt(2))) > sp.Rational(14142135623, 10**10)
     assert numbers.exact(numbers.down(sp.sqrt(2))) < sp.Rational(14142135624, 10**10)
+    # at the precision asked, not the caller's 53 bits (arb rounds an end to the current precision)
+    for bits in (80, 256):
+        lo, hi = numbers.exact(numbers.down(sp.sqrt(2), bits)), numbers.exact(numbers.up(sp.sqrt(2), bits))
+        assert lo < sp.sqrt(2) < hi and hi - lo < sp.Rational(1, 2**(bits - 8))
     with pytest.raises(ValueError):
         numbers.enclose(sp.log(0 * x + 0))
 
@@ -439,6 +471,8 @@ NUMBERS_MUTANTS = {
                                           '("-1e-99999999" if sign else "0")'),
     "exact truncates an mpf to a double": ("exact", "        sign, man, exp, _ = v._mpf_",
                                            "        v = mpmath.mpf(float(v))\n        sign, man, exp, _ = v._mpf_"),
+    "up takes its end at the caller's precision": ("up", "enclose(e, bits, arb.upper)", "enclose(e, bits).upper()"),
+    "down takes its end at the caller's precision": ("down", "enclose(e, bits, arb.lower)", "enclose(e, bits).lower()"),
     "le takes an enclosure's overlap as <=": ("le", "if enc <= 0:", "if enc.mid() <= 0:"),
     "le takes any tie for <=": ("le", "if a == b:", "if True:"),
     "le rounds rationals": ("le", "return bool(a <= b)", "return bool(float(a) <= float(b))"),
@@ -451,6 +485,16 @@ DOOR_MUTANTS = {
     "the wall clock ignored": ("call", "    if GUARD.stopped():\n        return z3.unknown", "    if False:\n        return z3.unknown"),
 }
 
+ENCLOSURE_MUTANTS = {
+    "an enclosure's ends swapped": (z3door, "enclosure", "return numbers.exact(numbers.down(e, ENCLOSE_BITS)), "
+                                    "numbers.exact(numbers.up(e, ENCLOSE_BITS))",
+                                    "return numbers.exact(numbers.up(e, ENCLOSE_BITS)), "
+                                    "numbers.exact(numbers.down(e, ENCLOSE_BITS))"),
+    "an enclosure rounded inward": (z3door, "enclosure", "numbers.exact(numbers.down(e, ENCLOSE_BITS)), ",
+                                    "numbers.exact(numbers.up(e, ENCLOSE_BITS)), "),
+    "no exact decision after a relaxation": (kc, "_unsat", "for enclose in (True, False):", "for enclose in (True,):"),
+}
+
 
 @pytest.mark.slow
 def test_mutant_none_leaves_every_kernel_test_passing():
@@ -459,7 +503,8 @@ def test_mutant_none_leaves_every_kernel_test_passing():
 
 MUTANTS = [(kd, name, *spec) for name, spec in sorted(DECIDE_MUTANTS.items())] + \
           [(numbers, name, *spec) for name, spec in sorted(NUMBERS_MUTANTS.items())] + \
-          [(z3door, name, *spec) for name, spec in sorted(DOOR_MUTANTS.items())]
+          [(z3door, name, *spec) for name, spec in sorted(DOOR_MUTANTS.items())] + \
+          [(spec[0], name, *spec[1:]) for name, spec in sorted(ENCLOSURE_MUTANTS.items())]
 
 
 @pytest.mark.slow  # every kernel test, once per mutant (about 5 s each)

@@ -94,7 +94,7 @@ def test_lambda_beta_at_least_one_is_not_applicable(mech):
 def test_epsilon_upper_is_the_smallest_epsilon_meeting_both_conditions(mech):
     delta, lam = sp.Rational(1, 10**4), sp.Rational(1, 2)
     eps_upper, check, _ = _route(_with(mech, delta=delta, Lambda=lam))
-    with mp.workdps(40):
+    with mp.workdps(100):                                         # eps_upper is exact to 256 bits
         e = mp.mpf(eps_upper)
 
         def delta_at(eps):
