@@ -311,7 +311,10 @@ class Translator:
         if isinstance(e, sp.Symbol):
             if e in self.alias:
                 return self(self.alias[e])
-            return self.var(e.name, ("symbol", e))
+            v = self.var(e.name, ("symbol", e))
+            if e.is_nonnegative:                 # what sympy assumes (U >= 0 is True to it) z3 is told
+                self.facts.append(v > 0 if e.is_positive else v >= 0)
+            return v
         if e.is_Rational:
             return _q(e)
         if e.is_Float:

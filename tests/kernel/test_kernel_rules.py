@@ -104,6 +104,15 @@ def test_an_enclosed_constant_is_a_relaxation_and_ties_are_decided_exactly():
     assert kc._unsat(rate) == (True, "z3 unsat with its constants enclosed")
 
 
+def test_a_symbols_sign_assumption_reaches_z3():
+    # sympy takes u >= 0 as true for a nonnegative u and drops it from a formula: z3 must know it
+    # (without it, u = -1 makes 1/(u^3 + 1) a division by 0, any value, and a true rate bound fails)
+    u, p = sp.Symbol("u", nonnegative=True), sp.Symbol("p", positive=True)
+    assert sp.Ge(u, 0) is sp.true and sp.Gt(1 / (u**3 + 1), 0) is sp.true
+    assert _proved(u**3 - u**2 + 1 > 0) and _proved(p**3 - 2 * p**2 + 2 * p > 0)    # false at -1
+    assert not _proved(x**3 - x**2 + 1 > 0) and not _proved(u**3 - u**2 > 0)       # real x; u = 0
+
+
 def test_a_float_is_taken_at_its_exact_binary_value():
     f = sp.Float("0.1", 60)                                            # 200 bits, not 53
     tr = z3door.Translator()
@@ -436,11 +445,12 @@ def failing_tests() -> list:
 
 def _mutate(monkeypatch, module, func_name, old, new):
     """Replace `old` by `new` in the source of module.func_name and put the compiled result in the
-    module (monkeypatch restores the original)."""
+    module, or the class (monkeypatch restores the original)."""
     src = textwrap.dedent(inspect.getsource(getattr(module, func_name)))
     assert old in src, f"{func_name}: {old!r} not in its source"
     space: dict = {}
-    exec(compile(src.replace(old, new), module.__file__, "exec"), vars(module), space)
+    home = sys.modules[module.__module__] if inspect.isclass(module) else module      # a method: its class's module
+    exec(compile(src.replace(old, new), home.__file__, "exec"), vars(home), space)
     monkeypatch.setattr(module, func_name, space[func_name])
 
 
@@ -492,6 +502,7 @@ ENCLOSURE_MUTANTS = {
                                     "numbers.exact(numbers.down(e, ENCLOSE_BITS))"),
     "an enclosure rounded inward": (z3door, "enclosure", "numbers.exact(numbers.down(e, ENCLOSE_BITS)), ",
                                     "numbers.exact(numbers.up(e, ENCLOSE_BITS)), "),
+    "a sign assumption kept from z3": (z3door.Translator, "_tr", "if e.is_nonnegative:", "if False:"),
     "no exact decision after a relaxation": (kc, "_unsat", "for enclose in (True, False):", "for enclose in (True,):"),
 }
 
