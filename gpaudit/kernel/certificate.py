@@ -219,10 +219,12 @@ def _translate(tr, *exprs, roots=None):
     return [tr(e) for e in both.args]
 
 
-def _unsat(formula, budget_ms=BUDGET_MS, roots=None) -> tuple[bool, str]:
+def _unsat(formula, budget_ms=BUDGET_MS, roots=None, relax=False) -> tuple[bool, str]:
     """z3 proves `formula` (a sympy boolean, or a builder tr -> z3 formula) unsatisfiable.  `roots`:
-    symbols standing for square roots in it (Roots.alias)."""
-    for enclose in (True, False):           # the relaxation first: where it is not unsat, exactly
+    symbols standing for square roots in it (Roots.alias).  `relax` (for a bound, never an equality
+    or a set that is not empty, which no relaxation proves): first with its irrational constants
+    enclosed (z3door.ENCLOSE_BITS), then, where that is not unsat, exactly."""
+    for enclose in ((True, False) if relax else (False,)):
         tr = zb.Translator(enclose=enclose)
         try:
             q = tr.query(formula(tr) if callable(formula) else _translate(tr, formula, roots=roots)[0])
@@ -246,24 +248,24 @@ class _Run:
         """z3 shows the conjunction empty (memoised for this check only, as every formula is)."""
         return self._decide(sp.And(*conds), 3000)[0]
 
-    def need(self, name, formula, budget_ms=BUDGET_MS, within=()):
+    def need(self, name, formula, budget_ms=BUDGET_MS, within=(), relax=False):
         """z3 shows `formula` unsatisfiable.  With `within` (a region's conditions), z3 first tries
         formula alone, with a smaller budget: it is implied by And(within, formula), so unsat alone
         is unsat within (most cover and smooth bounds hold everywhere, and the region's conditions
         only add variables to a nonlinear query).  A formula equal (as a sympy expression) to one
         already decided in this check gets that answer: the same translation, call and z3."""
-        if within and not callable(formula) and self._decide(formula, ALONE_MS)[0]:
+        if within and not callable(formula) and self._decide(formula, ALONE_MS, relax)[0]:
             self.outcomes.append(Outcome(name, True, "z3 unsat without the region's conditions"))
             return True
-        holds, how = (_unsat(formula, budget_ms, self.roots.alias) if callable(formula)
-                      else self._decide(sp.And(*within, formula), budget_ms))
+        holds, how = (_unsat(formula, budget_ms, self.roots.alias, relax) if callable(formula)
+                      else self._decide(sp.And(*within, formula), budget_ms, relax))
         self.outcomes.append(Outcome(name, holds, how))
         return holds
 
-    def _decide(self, formula, budget_ms):
-        key = (formula, budget_ms)
+    def _decide(self, formula, budget_ms, relax=False):
+        key = (formula, budget_ms, relax)
         if key not in self._decided:
-            self._decided[key] = _unsat(formula, budget_ms, self.roots.alias)
+            self._decided[key] = _unsat(formula, budget_ms, self.roots.alias, relax)
         return self._decided[key]
 
     def exact(self, name, ok, detail):
@@ -639,7 +641,8 @@ def _local(run: _Run, P: Problem, cert: Certificate):
     for r in cert.regions:
         run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
                   f"a = {r.a}, c = {r.c} >= 0")
-        run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: sp.Gt(a.B, 0, evaluate=False)), within=r.conds)
+        run.need(f"B_positive[{r.label}]", _some_alt(r, lambda a: sp.Gt(a.B, 0, evaluate=False)), within=r.conds,
+                 relax=True)
         R = run.roots
         if P.k > 1:
             def cover(a):
@@ -660,8 +663,8 @@ def _local(run: _Run, P: Problem, cert: Certificate):
 
             def smooth(a):
                 return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
-        run.need(f"cover[{r.label}]", _some_alt(r, cover), within=r.conds)
-        run.need(f"smooth[{r.label}]", _some_alt(r, smooth), within=r.conds)
+        run.need(f"cover[{r.label}]", _some_alt(r, cover), within=r.conds, relax=True)
+        run.need(f"smooth[{r.label}]", _some_alt(r, smooth), within=r.conds, relax=True)
 
 
 def _op_le(P: Problem, J, bound, roots, tag):
@@ -702,8 +705,8 @@ def _two_point(run: _Run, P: Problem):
     dom = sp.And(has, has.xreplace(sub))
     fs = P.f if P.k > 1 else (P.f,)
     jump = sp.Add(*[(fj - fj.xreplace(sub))**2 for fj in fs])
-    run.need("two_point_cover", sp.And(*scope, dom, jump > (P.B * d)**2))
-    run.need("two_point_smooth", sp.And(*scope, dom, P.B > (1 + P.gamma * d) * P.B.xreplace(sub)))
+    run.need("two_point_cover", sp.And(*scope, dom, jump > (P.B * d)**2), relax=True)
+    run.need("two_point_smooth", sp.And(*scope, dom, P.B > (1 + P.gamma * d) * P.B.xreplace(sub)), relax=True)
 
 
 def _lemma_31(run: _Run, P: Problem, cert: Certificate):
@@ -714,7 +717,7 @@ def _lemma_31(run: _Run, P: Problem, cert: Certificate):
         def prop(a):
             g2 = sp.Add(*[g**2 for g in _grads(a.f, P.syms)])
             return _le(sp.powsimp(sp.expand(g2 / K**2), combine="exp"), 1)
-        run.need(f"lipschitz[{r.label}]", _some_alt(r, prop), within=r.conds)
+        run.need(f"lipschitz[{r.label}]", _some_alt(r, prop), within=r.conds, relax=True)
     run.exact("B_positive", _nonconstant(P, cert), f"grad f != 0 strictly inside a region at z = {cert.point}")
 
 
@@ -780,7 +783,7 @@ def _rate_le(run: _Run, P: Problem, r: Region, E):
     for k, (lo, hi, s) in enumerate(score_pieces(P)):
         g = P.eta * r.a * s + r.c * sp.Abs(P.k - U * s)
         where = [U >= lo] + ([U < hi] if hi != sp.oo else [])
-        run.need(f"rate[{r.label}, piece {k + 1}]", sp.And(*where, g > E))
+        run.need(f"rate[{r.label}, piece {k + 1}]", sp.And(*where, g > E), relax=True)
 
 
 def _delta_route(run: _Run, P: Problem, cert: Certificate):

@@ -90,8 +90,8 @@ def test_an_enclosed_constant_is_a_relaxation_and_ties_are_decided_exactly():
     assert not _proved(_imp(x >= c, x > sp.Rational(121, 100)), tr=z3door.Translator(enclose=True))  # false
     tie = _imp(x >= sp.sqrt(2), x**2 >= 2)
     assert not _proved(tie, tr=z3door.Translator(enclose=True)) and _proved(tie)
-    assert kc._unsat(sp.Not(tie)) == (True, "z3 unsat")                       # exactly, after the relaxation
-    assert kc._unsat(sp.And(x > sp.sqrt(2), x**2 < 2 + sp.Rational(1, 10**30))) == (False, "z3 sat")
+    assert kc._unsat(sp.Not(tie), relax=True) == (True, "z3 unsat")           # exactly, after the relaxation
+    assert kc._unsat(sp.And(x > sp.sqrt(2), x**2 < 2 + sp.Rational(1, 10**30)), relax=True) == (False, "z3 sat")
     assert z3door.enclosure(sp.sqrt(-2)) is None                              # not real: translated as it is
     assert z3door.enclosure(sp.exp(sp.Rational(1, 3)))[0] < sp.exp(sp.Rational(1, 3)) < z3door.enclosure(sp.exp(sp.Rational(1, 3)))[1]
     # pi and e are enclosed in either mode, and do not count as a relaxation
@@ -101,7 +101,9 @@ def test_an_enclosed_constant_is_a_relaxation_and_ties_are_decided_exactly():
     # a gen_cauchy rate at p = 14: exactly, nlsat works with 13^(1/14) for minutes; relaxed, at once
     u = kc.U
     rate = 28 * c * u**13 / (195 * (u**14 + 1)) > sp.Rational(13, 15)
-    assert kc._unsat(rate) == (True, "z3 unsat with its constants enclosed")
+    assert kc._unsat(rate, relax=True) == (True, "z3 unsat with its constants enclosed")
+    assert kc._unsat(_imp(x >= c, x > sp.Rational(6, 5))) == (False, "z3 sat")   # satisfiable, relaxed or not
+    assert kc._unsat(_imp(x >= c, x > sp.Rational(6, 5)), relax=True) == (False, "z3 sat")
 
 
 def test_a_symbols_sign_assumption_reaches_z3():
@@ -503,7 +505,7 @@ ENCLOSURE_MUTANTS = {
     "an enclosure rounded inward": (z3door, "enclosure", "numbers.exact(numbers.down(e, ENCLOSE_BITS)), ",
                                     "numbers.exact(numbers.up(e, ENCLOSE_BITS)), "),
     "a sign assumption kept from z3": (z3door.Translator, "_tr", "if e.is_nonnegative:", "if False:"),
-    "no exact decision after a relaxation": (kc, "_unsat", "for enclose in (True, False):", "for enclose in (True,):"),
+    "no exact decision after a relaxation": (kc, "_unsat", "for enclose in ((True, False) if relax", "for enclose in ((True,) if relax"),
 }
 
 
