@@ -472,9 +472,9 @@ DECIDE_MUTANTS = {
 
 NUMBERS_MUTANTS = {
     "up rounds a rational down": ("up", '"c"', '"f"'),
-    "up takes the lower end of the ball": ("up", ".upper()", ".lower()"),
+    "up takes the lower end of the ball": ("up", "bits, arb.upper)", "bits, arb.lower)"),
     "down rounds a rational up": ("down", '"f"', '"c"'),
-    "down takes the upper end of the ball": ("down", ".lower()", ".upper()"),
+    "down takes the upper end of the ball": ("down", "bits, arb.lower)", "bits, arb.upper)"),
     "decimal_up rounds down": ("decimal_up", "ROUND_CEILING", "ROUND_FLOOR"),
     "decimal_down rounds up": ("decimal_down", "ROUND_FLOOR", "ROUND_CEILING"),
     "_decimal's huge sentinels swapped": ("_decimal", 'return ("-1e99999999" if sign else "inf")',

@@ -184,7 +184,7 @@ def test_the_bound_is_verified_only_with_the_kernels_token():
 MUTANTS = {
     "one direction only": ("delta_upper", "max(_hockey(*dists[h], *dists[h2], c), _hockey(*dists[h2], *dists[h], c))",
                            "_hockey(*dists[h], *dists[h2], c)"),
-    "e^eps from above": ("_below", ".lower().man_exp()", ".upper().man_exp()"),
+    "e^eps from above": ("_below", "arb.lower).man_exp()", "arb.upper).man_exp()"),
     "signed hockey-stick sum": ("_hockey", "sum(max(0, v * a - q.get(y, 0) * b)", "sum((v * a - q.get(y, 0) * b)"),
     "binomial row off by one": ("_row", "(a - b + 1) // b", "(a - b) // b"),
     "hull unchecked": ("bound", "if not kept or not _hull_ok(P, kept, weights or {}):", "if not kept:"),
