@@ -29,6 +29,7 @@ from .certificate import _TOKEN, Outcome, Rejected, Verified
 
 DIST_LIMIT = 3 * 10**6      # histograms x outputs of the exact table (memory and time)
 WORK_LIMIT = 2 * 10**9      # count vectors x array entries of the binary64 stage
+ARRAY_LIMIT = 2 * 10**8     # entries of its n + 1 arrays Y (memory: n = 10^5, m = 2 needed 80 GB)
 SCALE, FLOOR_DELTA, FLOOR_F = 500, 2.0**-100, 2.0**-800   # binary64: max delta(h) scaled to 2^500; floors
 EXACT_LIMIT = 10**5         # ... below which it runs in exact rationals (flint fmpq) instead
 
@@ -129,10 +130,11 @@ def _below(x) -> Fraction:
 def delta_upper(P: Problem) -> dict:
     """{h: an exact rational >= delta(h)} for every histogram h (Definition 2, both directions)."""
     c = _below(sp.exp(P.epsilon))
+    H, O = math.comb(P.n + P.m - 1, P.m - 1), math.comb(P.T + P.m - 1, P.m - 1) if P.kind == "sampling_histogram" else 1
+    if H * O > DIST_LIMIT:                  # counted before anything is listed (or a callable run)
+        raise ValueError(f"{H} histograms x {O} outputs exceed the kernel's limit {DIST_LIMIT:.0e}")
     outs = list(compositions(P.T, P.m)) if P.kind == "sampling_histogram" else None
     hists = list(compositions(P.n, P.m))
-    if outs and len(hists) * len(outs) > DIST_LIMIT:
-        raise ValueError(f"{len(hists)} histograms x {len(outs)} outputs exceed the kernel's limit {DIST_LIMIT:.0e}")
     dists = {h: _dist(P, h, outs) for h in hists}
     out = dict.fromkeys(hists, Fraction(0))
     for h in hists:
@@ -176,8 +178,8 @@ def expectations(delta, verts, scale: int, n: int, m: int) -> tuple[dict, Fracti
     by h_1..h_(m-1)) and of verts is >= its exact value; on fmpq arrays exact: (1, 0)."""
     l, L = len(verts), (n + 1) ** (m - 1)
     count = math.comb(n + l - 1, l - 1)
-    if count * L > WORK_LIMIT:
-        raise ValueError(f"{count} count vectors x {L} histograms exceed the kernel's limit {WORK_LIMIT:.0e}")
+    if count * L > WORK_LIMIT or (n + 1) * L > ARRAY_LIMIT:
+        raise ValueError(f"{count} count vectors x {L} histograms, or {n + 1} arrays of {L}: beyond the kernel's limits")
     Y = [delta]
     for _ in range(n):
         Y.append(_step(Y[-1], verts[-1], True))

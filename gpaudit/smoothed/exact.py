@@ -30,16 +30,9 @@ from flint import arb, arb_poly, ctx, fmpq
 
 from ..kernel import smoothed as ks
 from ..kernel.numbers import enclose
-from .mechs import compositions, count_compositions
+from .mechs import TooLarge, check_table, compositions, count_compositions
 
 PREC = 192                 # bits of the arb stage
-WORK_LIMIT = 4 * 10**8     # per-output terms in the delta(h) table before the computation refuses
-
-
-class TooLarge(Exception):
-    """The exact computation would take too long: the verdict is unknown."""
-
-
 def exp_bounds(eps) -> tuple[Fraction, Fraction]:
     """Rationals c_lo <= e^eps <= c_hi (equal when e^eps is rational)."""
     c = sp.exp(eps)
@@ -143,12 +136,8 @@ class DeltaTable:
 
 def delta_table(mech, n: int, m: int, eps, monotone: bool = True) -> DeltaTable:
     c_lo, c_hi = exp_bounds(eps)
+    check_table(count_compositions(n, m), m, len(mech.outputs))
     hists = list(compositions(n, m))
-    work = len(hists) * m * (m - 1) * len(mech.outputs)
-    if work > WORK_LIMIT or len(hists) * len(mech.outputs) > ks.DIST_LIMIT:
-        raise TooLarge(f"{len(hists)} histograms x {m * (m - 1)} neighbours x {len(mech.outputs)} outputs "
-                       f"= {work:.3g} terms (limit {WORK_LIMIT:.1g}; the kernel's re-computation holds at most "
-                       f"{ks.DIST_LIMIT:.0e} histograms x outputs)")
     lo = {h: Fraction(0) for h in hists}
     hi = dict(lo)
     fast = getattr(mech, "monotone", False) and monotone

@@ -22,11 +22,29 @@ from functools import lru_cache
 import mpmath
 
 from ..errors import ConfigError, UserCodeError
+from ..kernel.smoothed import ARRAY_LIMIT, DIST_LIMIT
 from ..kernel.smoothed import compositions  # noqa: F401 - re-exported
+
+WORK_LIMIT = 4 * 10**8     # per-output terms in the delta(h) table before the computation refuses
+
+
+class TooLarge(Exception):
+    """The exact computation would take too long: the verdict is unknown."""
 
 
 def count_compositions(total: int, parts: int) -> int:
     return math.comb(total + parts - 1, parts - 1)
+
+
+def check_table(n_hist: int, m: int, n_out: int) -> None:
+    """Raise TooLarge when the delta(h) table of n_hist histograms x m (m - 1) neighbours x n_out
+    outputs is beyond the limits; from the counts alone, before anything is enumerated (listing the
+    167 million histograms of n = 1000, m = 4 only to refuse them took 106 s)."""
+    work = n_hist * m * (m - 1) * n_out
+    if work > WORK_LIMIT or n_hist * n_out > DIST_LIMIT:
+        raise TooLarge(f"{n_hist} histograms x {m * (m - 1)} neighbours x {n_out} outputs = {work:.3g} terms "
+                       f"(limit {WORK_LIMIT:.1g}; the kernel's re-computation holds at most {DIST_LIMIT:.0e} "
+                       "histograms x outputs)")
 
 
 class SamplingHistogram:
@@ -178,10 +196,15 @@ def _fraction(v, rnd) -> Fraction:
 
 
 def mechanism_for(spec):
-    """The distribution source of a SmoothedSpec."""
+    """The distribution source of a SmoothedSpec (raises TooLarge, from the counts alone, where the
+    computation would be beyond its limits)."""
     n_hist = count_compositions(spec.n, spec.m)
+    if spec.notion == "smoothed_dp" and (spec.n + 1) ** spec.m > ARRAY_LIMIT:
+        raise TooLarge(f"Algorithm 1 keeps {spec.n + 1} arrays of {(spec.n + 1) ** (spec.m - 1)} histograms = "
+                       f"{(spec.n + 1) ** spec.m:.3g} entries (limit {ARRAY_LIMIT:.1g})")
     if spec.kind == "sampling_histogram":
         outs = count_compositions(spec.T, spec.m)
+        check_table(n_hist, spec.m, outs)
         return SamplingHistogram(spec.n, spec.m, spec.T, spec.replacement,
                                  cache_all=spec.m > 2 and n_hist * outs <= 5 * 10**6)
     from ..errors import FieldError
@@ -190,4 +213,5 @@ def mechanism_for(spec):
         fn = load_mechanism_callable(spec.callable, spec.base)[0]
     except FieldError as err:
         raise ConfigError(spec.path, "mechanism.callable", err.problem) from None
+    check_table(n_hist, spec.m, 1)           # at least one output each, before the callable runs
     return PythonMechanism(spec, fn)

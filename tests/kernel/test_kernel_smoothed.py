@@ -176,12 +176,30 @@ def test_floating_point_is_probed_and_the_size_limited(monkeypatch):
         ks.check(problem("dp", 40, 2, 2, False, None, sp.log(2), 1))
 
 
+def test_the_kernel_counts_before_it_lists_and_bounds_its_arrays(monkeypatch):
+    # gpaudit verify hands the kernel a configuration directly: it too counts the histograms and
+    # outputs before listing them, and bounds the n + 1 arrays of Algorithm 1 (memory)
+    import numpy as np
+
+    def listed(*a):
+        raise AssertionError("listed before the size was counted")
+    monkeypatch.setattr(ks, "compositions", listed)
+    with pytest.raises(ValueError, match="167668501 histograms x 23426 outputs exceed"):
+        ks.delta_upper(problem("smoothed_dp", 1000, 4, 50, False, [[F(1, 4)] * 4], 1, F(1, 10**6)))
+    monkeypatch.setattr(ks, "ARRAY_LIMIT", 15)
+    with pytest.raises(ValueError, match="4 arrays of 4"):
+        ks.expectations(np.zeros(4), [np.ones(2)], 0, 3, 2)
+    monkeypatch.setattr(ks, "ARRAY_LIMIT", 16)
+    assert ks.expectations(np.zeros(4), [np.ones(2)], 0, 3, 2)[0]
+
+
 def test_the_bound_is_verified_only_with_the_kernels_token():
     with pytest.raises(TypeError):
         kc.Verified(sp.Integer(1), "smoothed_dp", ())
 
 
 MUTANTS = {
+    "Algorithm 1's arrays unbounded": ("expectations", " or (n + 1) * L > ARRAY_LIMIT", ""),
     "one direction only": ("delta_upper", "max(_hockey(*dists[h], *dists[h2], c), _hockey(*dists[h2], *dists[h], c))",
                            "_hockey(*dists[h], *dists[h2], c)"),
     "e^eps from above": ("_below", "arb.lower).man_exp()", "arb.upper).man_exp()"),

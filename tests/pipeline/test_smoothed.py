@@ -298,6 +298,26 @@ def test_too_large_is_unknown_before_any_work(tmp_path):
     assert r.verdict == "unknown" and "kernel" in r.checks[0].detail and r.info["seconds"] < 5
 
 
+def test_beyond_the_limits_nothing_is_listed_and_no_callable_runs(tmp_path, monkeypatch):
+    """The size of the computation is counted before anything is enumerated.  Listing the 167 million
+    histograms of n = 1000, m = 4 only to refuse them took 106 s; a python mechanism at n = 10^5, m = 2
+    passed every count and then Algorithm 1's 10^5 arrays of 10^5 entries took 24 GB (killed)."""
+    from gpaudit.kernel import smoothed as ks
+    from gpaudit.smoothed import exact, mechs
+
+    def listed(*a):
+        raise AssertionError("listed before the size was counted")
+    for mod in (ks, mechs, exact):
+        monkeypatch.setattr(mod, "compositions", listed)
+    r = check_text(tmp_path, shm_yaml("dp", 1000, 4, 50, False, None, "1/2", "1e-6"), "shm")
+    assert r.verdict == "unknown" and "167668501 histograms x 12 neighbours x 23426 outputs" in r.checks[0].detail
+    r = check_text(tmp_path, shm_yaml("smoothed_dp", 1000, 4, 50, False, [["1/4"] * 4], "1/2", "1e-6"), "shm2")
+    assert r.verdict == "unknown" and "Algorithm 1 keeps 1001 arrays of 1003003001" in r.checks[0].detail
+    (tmp_path / "mechs.py").write_text("def rr(hist):\n    raise AssertionError('the callable ran')\n")
+    r = check_text(tmp_path, py_yaml("smoothed_dp", "rr", 10**5, 2, [["1/2", "1/2"]], "1", "1/100"), "py")
+    assert r.verdict == "unknown" and "Algorithm 1 keeps 100001 arrays" in r.checks[0].detail
+
+
 def test_junit_and_exit_codes(tmp_path, capsys):
     good = tmp_path / "good.yaml"
     good.write_text(shm_yaml("dp", 10, 2, 2, False, None, "1", "1/5"))
