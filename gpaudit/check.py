@@ -18,6 +18,7 @@ from .kernel import numbers
 from .kernel import z3door as zb
 from .kernel.decide import Evidence, decide
 from .model.mechanism import build_mechanism
+from .model import usercode
 from .model.usercode import user_code_checks
 from .model.trace import trace_info, untraced
 from .runtime import budget
@@ -51,7 +52,8 @@ def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False)
     check of a refuted configuration; the witness is the same either way."""
     t0 = time.perf_counter()
     try:
-        return _check_spec(spec, progress, seed, effort, t0, full_evidence)
+        with usercode.time_budget():
+            return _check_spec(spec, progress, seed, effort, t0, full_evidence)
     except UserCodeError as err:
         return user_code_result(spec, err, time.perf_counter() - t0)
 

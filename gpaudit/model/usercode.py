@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
+import time
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,6 +41,15 @@ _SUB_DOUBLE = mpmath.mpf(2) ** -70
 _VISIBLE = 2.0 ** -20
 _DIRECTION = (1.0, 0.6180339887498949, 0.4142135623730951, 0.7320508075688772, 0.2360679774997897)
 MAX_FINDINGS = 20   # findings kept per callable (all are counted)
+# Every run ends, however slow a user's callable: at 2 ms a call, one check took 567 s (the audit
+# evaluates f and B tens of thousands of times).  gpaudit.check gives the callables of one file
+# SECONDS of wall clock (DEADLINE, a time.monotonic() value); past it no callable is called: the
+# input has no value and a "time" finding (an unknown user_code check), and a witness counts only
+# where its values were computed, at both precisions, before it.  Traced callables are judged on
+# their traces, which need no call.
+SECONDS = 60
+DEADLINE = [None]
+TIME_NOTE = "the one nondeterministic limit"
 
 
 @dataclass
@@ -123,8 +133,17 @@ class UserFn:
         if len(self.findings) < MAX_FINDINGS:
             self.findings.append(Finding(self.name, self.ref, list(x), kind, detail, exception))
 
+    def out_of_time(self, x) -> bool:
+        """Whether the callables' wall clock is spent (a "time" finding at x, then)."""
+        if DEADLINE[0] is None or time.monotonic() <= DEADLINE[0]:
+            return False
+        self.note(x, "time", f"not called: the user callables' wall-clock budget of {SECONDS} s is spent ({TIME_NOTE})")
+        return True
+
     def _guarded(self, x, kwargs):
         """(value or None): an exception is a finding, never raised (KeyboardInterrupt aside)."""
+        if self.out_of_time(x):
+            return None, False
         try:
             return self.raw(x, kwargs), True
         except KeyboardInterrupt:
@@ -161,6 +180,8 @@ class UserFn:
         (judged as a float64 program: exact_at is False); NaN when that fails too."""
         if not self.exact:
             return mpmath.mpf(self.call_float(x))
+        if self.out_of_time(x):
+            return mpmath.nan
         try:
             with quiet():
                 r = self.raw([mpmath.mpf(v) for v in x], self._kwargs_mp())
@@ -330,4 +351,17 @@ def user_code_checks(fns) -> list:
 
 
 KIND_TEXT = {"raised": "raised", "nan": "returned nan", "not_real": "returned a non-number",
-             "unstable": "changed between precisions"}
+             "unstable": "changed between precisions", "time": "not called past the time budget"}
+
+
+@contextlib.contextmanager
+def time_budget(seconds=None):
+    """The callables' wall clock for one check (SECONDS unless given); nesting keeps the outer one."""
+    if DEADLINE[0] is not None:
+        yield
+        return
+    DEADLINE[0] = time.monotonic() + (SECONDS if seconds is None else seconds)
+    try:
+        yield
+    finally:
+        DEADLINE[0] = None

@@ -461,3 +461,27 @@ def test_catalog_threshold_with_args_not_refuted(catalog):
     assert r.verdict != "refuted"
     rate = mpmath.mpf(r.epsilon_lower) / (mpmath.mpf(1) / 1000)
     assert abs(rate - mpmath.mpf(2) / 3) < mpmath.mpf(10) ** -6   # the worst rate is exhibited
+
+
+def test_past_the_callables_time_budget_nothing_is_called_and_nothing_is_decided(monkeypatch):
+    """Every run ends however slow a user's callable: at 2 ms a call one check took 567 s.  Past the
+    callables' wall clock (usercode.SECONDS, here 0 s: spent before the first call) no callable is
+    called, each input is a "time" finding that names the limit, and neither a certificate nor a
+    refutation rests on values that were never computed."""
+    from gpaudit.model import usercode
+    monkeypatch.setattr(usercode, "SECONDS", 0)
+    # a float program (refuted within the budget): no value computed, so no witness counts
+    r = check_spec(load_spec(str(ROOT / "examples" / "usercode" / "kde-rootfinder.yaml")))
+    assert str(r.verdict) == "unknown" and r.witness is None
+    found = [c for c in r.checks if c.id == "user_code"]
+    assert found and all("wall-clock budget of 0 s is spent" in c.detail for c in found)
+    assert usercode.TIME_NOTE in found[0].detail and "not called past the time budget" in found[0].detail
+    # traced callables are judged on their traces, which need no call: the same verdicts as ever
+    for name, verdict in (("threshold-args.yaml", "certified"), ("traced-threshold-bound-too-small.yaml", "refuted")):
+        r = check_spec(load_spec(str(ROOT / "examples" / "usercode" / name)))
+        assert str(r.verdict) == verdict and not [c for c in r.checks if c.id == "user_code"], name
+    assert usercode.DEADLINE == [None]                    # the budget is per check, and given back
+    with usercode.time_budget(5):
+        with usercode.time_budget(0):                     # nested: the outer budget holds
+            assert not UserFn(lambda x: x[0], "f", "m.py:f").out_of_time([0.0])
+    assert usercode.DEADLINE == [None]
