@@ -16,12 +16,14 @@ denominator, Pr[M(h) = y] in [lo[y]/D, hi[y]/D] (``lo is hi`` when it is exact).
 from __future__ import annotations
 
 import math
+import time
 from fractions import Fraction
 from functools import lru_cache
 
 import mpmath
 
 from ..errors import ConfigError, UserCodeError
+from ..model import usercode
 from ..kernel.smoothed import ARRAY_LIMIT, DIST_LIMIT
 from ..kernel.smoothed import compositions  # noqa: F401 - re-exported
 
@@ -109,7 +111,14 @@ class PythonMechanism:
         self.n, self.m, self.spec, self.fn = spec.n, spec.m, spec, fn
         self.exact = True
         index, raw = {}, {}
+        start, total = time.monotonic(), count_compositions(spec.n, spec.m)
         for h in compositions(spec.n, spec.m):
+            # the kernel evaluates the callable again on every histogram: half the callables' wall
+            # clock for this pass, so that both end within it (usercode.SECONDS)
+            if usercode.DEADLINE[0] is not None and time.monotonic() - start > usercode.SECONDS / 2:
+                raise TooLarge(f"the callable was stopped after {len(raw)} of {total} histograms: half the user "
+                               f"callables' wall-clock budget of {usercode.SECONDS} s is spent (the kernel "
+                               f"evaluates it again; {usercode.TIME_NOTE})")
             raw[h] = self._measured(h)
             for y in raw[h]:
                 index.setdefault(y, len(index))

@@ -318,6 +318,20 @@ def test_beyond_the_limits_nothing_is_listed_and_no_callable_runs(tmp_path, monk
     assert r.verdict == "unknown" and "Algorithm 1 keeps 100001 arrays" in r.checks[0].detail
 
 
+def test_a_python_mechanism_past_its_time_budget_is_unknown_and_names_it(tmp_path, monkeypatch):
+    """The kernel evaluates a python mechanism's callable again on every histogram, so the generator's
+    pass gets half the callables' wall clock (usercode.SECONDS; here spent before the first call)."""
+    from gpaudit.model import usercode
+    (tmp_path / "mechs.py").write_text(MECH_PY)
+    monkeypatch.setattr(usercode, "SECONDS", -1)
+    r = check_text(tmp_path, py_yaml("smoothed_dp", "noisy_count", 4, 2, [["1/2", "1/2"]], "1", "1/2"))
+    assert r.verdict == "unknown" and "stopped after 0 of 5 histograms" in r.checks[0].detail
+    assert usercode.TIME_NOTE in r.checks[0].detail
+    monkeypatch.undo()
+    assert check_text(tmp_path, py_yaml("smoothed_dp", "noisy_count", 4, 2, [["1/2", "1/2"]], "1", "1/2")).verdict \
+        == "certified"
+
+
 def test_junit_and_exit_codes(tmp_path, capsys):
     good = tmp_path / "good.yaml"
     good.write_text(shm_yaml("dp", 10, 2, 2, False, None, "1", "1/5"))
