@@ -300,6 +300,11 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
     spec = mech.spec
     st = {c.id: c.status for c in checks}
     failed = [c for c in checks if c.id == "user_code"]
+    if any(c.evidence.get("counts", {}).get("time") for c in failed):
+        return (f"the python callables used up their wall-clock budget of {usercode.SECONDS} s before the audit "
+                "was done (the audit calls them tens of thousands of times, at two precisions): make them "
+                "faster, or traceable (docs/traceable-code.md) so that they are judged on their traces and "
+                "never called, then check again")
     if failed:
         return (f"a python callable failed at an input ({failed[0].detail}); make it return a real number "
                 "there (or restrict the claim), then check again")

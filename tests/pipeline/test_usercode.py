@@ -476,6 +476,7 @@ def test_past_the_callables_time_budget_nothing_is_called_and_nothing_is_decided
     found = [c for c in r.checks if c.id == "user_code"]
     assert found and all("wall-clock budget of 0 s is spent" in c.detail for c in found)
     assert usercode.TIME_NOTE in found[0].detail and "not called past the time budget" in found[0].detail
+    assert "used up their wall-clock budget of 0 s" in r.info["advice"] and "traceable" in r.info["advice"]
     # traced callables are judged on their traces, which need no call: the same verdicts as ever
     for name, verdict in (("threshold-args.yaml", "certified"), ("traced-threshold-bound-too-small.yaml", "refuted")):
         r = check_spec(load_spec(str(ROOT / "examples" / "usercode" / name)))
