@@ -5,6 +5,9 @@ Only sound methods can raise a verdict to certified; the audit can only refute.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 
 
@@ -24,7 +27,7 @@ from .model.trace import trace_info, untraced
 from .runtime import budget
 from .spec.load import load_spec
 from .spec.types import BoundKind, QueryKind, two_point_needed
-from .errors import ConfigError, FieldError, UserCodeError
+from .errors import ConfigError, FieldError, RunOutOfTime, UserCodeError
 from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result, all_hold
 
 
@@ -37,6 +40,41 @@ def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
                                 {"callable": err.ref, "x": [str(v) for v in err.x],
                                  "exception": type(err.exc).__name__})],
                   info=info)
+
+
+# The last resort of "every run ends": whatever the budgets above do not bound (a callable whose loop
+# never ends: 2 ms calls are bounded by usercode.SECONDS, an endless one is not), SIGALRM ends the
+# check of one file after RUN_WATCHDOG_SECONDS, unknown, the detail naming the one nondeterministic
+# limit.  In the main thread only (signals reach no other); a z3 call under way ends by its own limits.
+RUN_WATCHDOG_SECONDS = 112
+
+
+@contextlib.contextmanager
+def watchdog(seconds):
+    """Raise RunOutOfTime in this (main) thread after `seconds`; elsewhere nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise RunOutOfTime()
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def out_of_time_result(spec, seconds) -> Result:
+    """The result of a file its watchdog stopped: unknown, for that file alone."""
+    return Result(spec.name, spec.path, spec.sha256, UNKNOWN,
+                  {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
+                  checks=[Check("run", UNKNOWN, "watchdog",
+                                f"the run's watchdog stopped the check after {RUN_WATCHDOG_SECONDS} s (a loop that "
+                                f"does not end, in a python callable or elsewhere; {zb.WALL_CLOCK_NOTE})")],
+                  info={"seconds": round(seconds, 3)})
 
 
 def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False) -> Result:
@@ -52,10 +90,12 @@ def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False)
     check of a refuted configuration; the witness is the same either way."""
     t0 = time.perf_counter()
     try:
-        with usercode.time_budget():
+        with watchdog(RUN_WATCHDOG_SECONDS), usercode.time_budget():
             return _check_spec(spec, progress, seed, effort, t0, full_evidence)
     except UserCodeError as err:
         return user_code_result(spec, err, time.perf_counter() - t0)
+    except RunOutOfTime:
+        return out_of_time_result(spec, time.perf_counter() - t0)
 
 
 def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result:

@@ -41,6 +41,13 @@ class FieldError(ValueError):
         super().__init__(problem)
 
 
+class RunOutOfTime(KeyboardInterrupt):
+    """The run's watchdog went off (gpaudit.check.RUN_WATCHDOG_SECONDS): a loop that does not end, in a
+    user's callable or anywhere else.  A KeyboardInterrupt, so that every handler that lets Ctrl-C
+    through lets it through too (a callable's exception is otherwise a finding); check_spec turns it
+    into an unknown result."""
+
+
 class UserCodeError(Exception):
     """A user's Python callable raised (any exception but KeyboardInterrupt, SystemExit included)
     or returned something that is not a real number.  The check of that one file ends with verdict

@@ -486,3 +486,39 @@ def test_past_the_callables_time_budget_nothing_is_called_and_nothing_is_decided
         with usercode.time_budget(0):                     # nested: the outer budget holds
             assert not UserFn(lambda x: x[0], "f", "m.py:f").out_of_time([0.0])
     assert usercode.DEADLINE == [None]
+
+
+def test_a_callable_that_never_returns_is_stopped_by_the_runs_watchdog(tmp_path, monkeypatch):
+    """A loop that does not end is bounded by no budget: the run's watchdog (SIGALRM after
+    check.RUN_WATCHDOG_SECONDS, here 2 s) ends the check, unknown, naming the limit, and gives the
+    signal handler and the timer back.  Off the main thread (where no signal arrives) there is none."""
+    import signal
+    import threading
+    from gpaudit import check as ck
+    from gpaudit.kernel import z3door
+    (tmp_path / "hang.py").write_text(textwrap.dedent("""
+        def f(x):
+            while True:
+                pass
+        """))
+    (tmp_path / "hang.yaml").write_text(textwrap.dedent("""
+        gpaudit: 1
+        name: hang
+        input: {dim: 1}
+        query: {kind: python, callable: "hang.py:f"}
+        bound: {kind: constant, value: 1, growth: exponential, gamma: 0}
+        noise: {family: laplace, eta: 1}
+        claim: {epsilon: 1}
+        """))
+    monkeypatch.setattr(ck, "RUN_WATCHDOG_SECONDS", 2)
+    before = signal.getsignal(signal.SIGALRM)
+    r = check_spec(load_spec(str(tmp_path / "hang.yaml")))
+    assert str(r.verdict) == "unknown" and [c.id for c in r.checks] == ["run"]
+    assert "watchdog stopped the check after 2 s" in r.checks[0].detail and z3door.WALL_CLOCK_NOTE in r.checks[0].detail
+    assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    out = []
+    worker = threading.Thread(target=lambda: out.append(check_spec(load_spec(str(ROOT / "examples" / "usercode" /
+                                                                                   "threshold-args.yaml")))))
+    worker.start()
+    worker.join()
+    assert str(out[0].verdict) == "certified"
