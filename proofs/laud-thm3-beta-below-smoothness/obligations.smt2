@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-beta-below-smoothness
 ; config: examples/broken/laud-thm3-beta-below-smoothness.yaml
 ; config-sha256: eaf6cfc8cfb744da10c91763e6cd83fc266d769f32c95fd13114b54868a102e7
-; code-sha256: ab6e7c151a7583d6db54cf023f5d56607aee4c8c0c8e123c62ee78535df7bcaf
+; code-sha256: 69c25f53708caab2e31c17b45c6dcfa204b7a28d26cbc604b4aef2cbcee1e6a1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
