@@ -516,6 +516,13 @@ def test_a_callable_that_never_returns_is_stopped_by_the_runs_watchdog(tmp_path,
     assert str(r.verdict) == "unknown" and [c.id for c in r.checks] == ["run"]
     assert "watchdog stopped the check after 2 s" in r.checks[0].detail and z3door.WALL_CLOCK_NOTE in r.checks[0].detail
     assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    # a timer the calling program set runs on after the check, less the time the check took
+    signal.setitimer(signal.ITIMER_REAL, 1000)
+    try:
+        assert str(check_spec(load_spec(str(tmp_path / "hang.yaml"))).verdict) == "unknown"
+        assert 990 < signal.getitimer(signal.ITIMER_REAL)[0] <= 998
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     out = []
     worker = threading.Thread(target=lambda: out.append(check_spec(load_spec(str(ROOT / "examples" / "usercode" /
                                                                                    "threshold-args.yaml")))))
