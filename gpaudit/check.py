@@ -31,15 +31,18 @@ from .errors import ConfigError, FieldError, RunOutOfTime, UserCodeError
 from .verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, Result, all_hold
 
 
-def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
-    """The result of a file whose python callable raised: unknown, for that file alone."""
+def _stopped_result(spec, check: Check, seconds=None) -> Result:
+    """Unknown, for that file alone, with the one check that says why the check stopped."""
     info = {} if seconds is None else {"seconds": round(seconds, 3)}
     return Result(spec.name, spec.path, spec.sha256, UNKNOWN,
-                  {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
-                  checks=[Check("user_code", UNKNOWN, f"call of the user callable {err.ref}", err.detail(),
-                                {"callable": err.ref, "x": [str(v) for v in err.x],
-                                 "exception": type(err.exc).__name__})],
-                  info=info)
+                  {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)}, checks=[check], info=info)
+
+
+def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
+    """The result of a file whose python callable raised: unknown, for that file alone."""
+    return _stopped_result(spec, Check("user_code", UNKNOWN, f"call of the user callable {err.ref}", err.detail(),
+                                       {"callable": err.ref, "x": [str(v) for v in err.x],
+                                        "exception": type(err.exc).__name__}), seconds)
 
 
 # The last resort of "every run ends": whatever the budgets above do not bound (a callable whose loop
@@ -72,12 +75,10 @@ def watchdog(seconds):
 
 def out_of_time_result(spec, seconds) -> Result:
     """The result of a file its watchdog stopped: unknown, for that file alone."""
-    return Result(spec.name, spec.path, spec.sha256, UNKNOWN,
-                  {"epsilon": str(spec.claim.epsilon), "delta": str(spec.claim.delta)},
-                  checks=[Check("run", UNKNOWN, "watchdog",
-                                f"the run's watchdog stopped the check after {RUN_WATCHDOG_SECONDS} s (a loop that "
-                                f"does not end, in a python callable or elsewhere; {zb.WALL_CLOCK_NOTE})")],
-                  info={"seconds": round(seconds, 3)})
+    return _stopped_result(spec, Check("run", UNKNOWN, "watchdog",
+                                       f"the run's watchdog stopped the check after {RUN_WATCHDOG_SECONDS} s (a loop "
+                                       f"that does not end, in a python callable or elsewhere; {zb.WALL_CLOCK_NOTE})"),
+                           seconds)
 
 
 def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False) -> Result:

@@ -32,6 +32,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import number_text, short_repr
+from ..kernel.z3door import WALL_CLOCK_NOTE
 
 # the two precisions (digits) at which an exact callable's value must agree
 EXACT_DPS = (50, 100)
@@ -49,7 +50,7 @@ MAX_FINDINGS = 20   # findings kept per callable (all are counted)
 # their traces, which need no call.
 SECONDS = 60
 DEADLINE = [None]
-TIME_NOTE = "the one nondeterministic limit"
+TIME_NOTE = WALL_CLOCK_NOTE   # the run has one nondeterministic kind of limit, named one way
 
 
 @dataclass
