@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for kde-2d-student-t
 ; config: examples/kde-2d-student-t.yaml
 ; config-sha256: 10408b035d3dfc092e05f68e41e55284528e839ec7c4382668dc703b0b3ce738
-; code-sha256: 69c25f53708caab2e31c17b45c6dcfa204b7a28d26cbc604b4aef2cbcee1e6a1
+; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-sum2-l1-derived
 ; config: examples/laud-thm3-sum2-l1-derived.yaml
 ; config-sha256: 11a17af6070ac3525a84dfcf73c277925e54754edec57b03428654794ac1864d
-; code-sha256: 69c25f53708caab2e31c17b45c6dcfa204b7a28d26cbc604b4aef2cbcee1e6a1
+; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for threshold-laplace-approx
 ; config: examples/threshold-laplace-approx.yaml
 ; config-sha256: ad51a7f270eaba758fdd573555aa1b624acd043bb16a8cbc381d4e78754f8fbf
-; code-sha256: 69c25f53708caab2e31c17b45c6dcfa204b7a28d26cbc604b4aef2cbcee1e6a1
+; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
