@@ -180,15 +180,17 @@ class Metric:
             return sp.Max(*sq, evaluate=False)   # unevaluated: sympy's search for dominated arguments is slow
         return sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)])**2
 
-    def dual_le_sym(self, grads, bound) -> sp.Boolean:
+    def dual_le_sym(self, grads, bound, squares=None) -> sp.Boolean:
         """||g||_* <= bound, for a bound >= 0, as a sympy condition without square roots:
         l2: sum (g_i/w_i)^2 <= bound^2;  linf (metric l1): every (g_i/w_i)^2 <= bound^2;
-        l1 (metric linf): sum |g_i|/w_i <= bound."""
+        l1 (metric linf): sum |g_i|/w_i <= bound.  `squares`, where given, are expressions equal
+        to the g_i^2 (simplified by the caller), used in their place."""
         dual = DUAL[self.kind] if len(grads) > 1 else Norm.L2
+        sq = squares if squares is not None else [g**2 for g in grads]
         if dual == Norm.L2:
-            return _le(sp.Add(*[(g / w)**2 for g, w in zip(grads, self.w_exact)]), bound**2)
+            return _le(sp.Add(*[s / w**2 for s, w in zip(sq, self.w_exact)]), bound**2)
         if dual == Norm.LINF:
-            return sp.And(*[_le((g / w)**2, bound**2) for g, w in zip(grads, self.w_exact)])
+            return sp.And(*[_le(s / w**2, bound**2) for s, w in zip(sq, self.w_exact)])
         return _le(sp.Add(*[sp.Abs(g) / w for g, w in zip(grads, self.w_exact)]), bound)
 
     def dual_scale(self) -> sp.Expr:

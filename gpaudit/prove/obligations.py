@@ -52,6 +52,7 @@ class Obligation:
     sym_region: tuple = ()          # the claim in sympy, for the arb fallback
     claim_of: object = None         # () -> the claim in sympy, built when the fallback needs it
     rebuild: object = None          # extra sympy condition -> Query (the obligation restricted)
+    alone: zb.Query | None = None   # the negation without the region's conditions (Prover.discharge)
     _claim: object = None
 
     @property
@@ -222,27 +223,37 @@ def _plain(metric):
     return metric is None or metric.euclidean
 
 
+def _with_squares(A, parts):
+    """(parts, their squares), each square of a part with a root in it reduced: (d/dx sqrt(u))^2 =
+    (u'/2)^2 / u has no root left, which z3 decides far more easily than the square of a root (and
+    a part without one is left as it is: cancelling it can make a far harder query)."""
+    roots = {S for S, r in A.roots.items() if r is not None}
+    return parts, tuple(A.reduce(p**2) if p.free_symbols & roots else p**2 for p in parts)
+
+
 def grad_parts(expr, syms):
-    """[d expr / d x_i] in atomized form (one Atoms for all of them), and the atom map."""
+    """([d expr / d x_i], their squares) in atomized form (one Atoms for all of them), and the
+    atom map."""
     def fn(A):
         e = A.atomize(expr)
-        return tuple(A.reduce(A.d(e, i)) for i in range(len(syms)))
+        return _with_squares(A, tuple(A.reduce(A.d(e, i)) for i in range(len(syms))))
     return _memo("parts", (expr,), syms, fn)
 
 
 def cover_parts(f, B, syms):
-    """([d f / d x_i], B) in atomized form over one Atoms, and the atom map."""
+    """([d f / d x_i], B, the squares of the d f / d x_i) in atomized form over one Atoms, and the
+    atom map."""
     def fn(A):
         e = A.atomize(f)
-        return tuple(A.reduce(A.d(e, i)) for i in range(len(syms))), A.atomize(B)
+        return (*_with_squares(A, tuple(A.reduce(A.d(e, i)) for i in range(len(syms)))), A.atomize(B))
     return _memo("cparts", (f, B), syms, fn)
 
 
 def log_parts(B, syms):
-    """[d ln B / d x_i] = [d B / d x_i / B] in atomized form, and the atom map."""
+    """([d ln B / d x_i] = [d B / d x_i / B], their squares) in atomized form, and the atom map."""
     def fn(A):
         e = A.atomize(B)
-        return tuple(A.reduce(A.d(e, i)) / e for i in range(len(syms)))
+        return _with_squares(A, tuple(A.reduce(A.d(e, i)) / e for i in range(len(syms))))
     return _memo("lparts", (B,), syms, fn)
 
 
@@ -261,11 +272,11 @@ def _metric_key(metric):
     return None if _plain(metric) else (metric.kind, tuple(metric.weights), metric.dim)
 
 
-def dual_le(metric, parts, bound):
-    """metric.dual_le_sym(parts, bound), memoised by the exact expressions (sympy's evaluation of
-    the inequalities is slow, and the alternatives of tie sets recur across leaves)."""
-    return _DERIVED.get_or(("dual_le", _metric_key(metric), tuple(parts), bound),
-                           lambda: metric.dual_le_sym(parts, bound))
+def dual_le(metric, parts, bound, squares=None):
+    """metric.dual_le_sym(parts, bound, squares), memoised by the exact expressions (sympy's
+    evaluation of the inequalities is slow, and the alternatives of tie sets recur across leaves)."""
+    return _DERIVED.get_or(("dual_le", _metric_key(metric), tuple(parts), bound, squares),
+                           lambda: metric.dual_le_sym(parts, bound, squares))
 
 
 def ratio_sq(kind, alt, syms, metric=None):
@@ -280,9 +291,9 @@ def _ratio_sq(kind, alt, syms, metric):
         return original(ratio_cover_sq(alt.f, alt.B, syms) if kind == "cover" else grad_log_sq(alt.B, syms))
     # the parts are written back first: a Max rebuilt by xreplace would be evaluated again (slow)
     if kind == "cover":
-        (parts, Bat), back = cover_parts(alt.f, alt.B, syms)
+        (parts, _, Bat), back = cover_parts(alt.f, alt.B, syms)
         return dual_sq(metric, [original((p, back)) for p in parts]) / original((Bat, back))**2
-    parts, back = log_parts(alt.B, syms)
+    (parts, _), back = log_parts(alt.B, syms)
     return dual_sq(metric, [original((p, back)) for p in parts])
 
 
@@ -292,7 +303,8 @@ def original(pair):
     return sp.powsimp(expr.xreplace(back))
 
 
-def _build(condition, region, claim, make, params, bound=None, sym_region=(), claim_of=None) -> Obligation:
+def _build(condition, region, claim, make, params, bound=None, sym_region=(), claim_of=None,
+           make_alone=None) -> Obligation:
     def query(extra=None):
         tr = zb.Translator()
         formula = make(tr)
@@ -309,8 +321,41 @@ def _build(condition, region, claim, make, params, bound=None, sym_region=(), cl
         q = query()
     except zb.Unsupported as err:
         return Obligation(condition, region, claim, None, bound, error=str(err))
+    alone = None
+    if make_alone is not None:
+        try:
+            tr = zb.Translator()
+            alone = tr.query(make_alone(tr), [tr(p) for p in params])
+        except zb.Unsupported:
+            alone = None
     return Obligation(condition, region, claim, q, bound, notes=list(q.notes), sym_region=tuple(sym_region),
-                      claim_of=claim_of, rebuild=rebuild)
+                      claim_of=claim_of, rebuild=rebuild, alone=alone)
+
+
+def _on_leaf(condition, leaf: Leaf, claim, prop, params, bound=None, sym_region=(), claim_of=None) -> Obligation:
+    """The obligation "on the leaf, some active alternative satisfies prop", with its negation
+    without the leaf's conditions as `alone` where the leaf has conditions: a claim that holds
+    everywhere is often proved faster so (the conditions only add a nonlinear region to the query),
+    and unsat without them is unsat with them."""
+    return _build(condition, leaf.label, claim, lambda tr: _region_negation(tr, leaf, prop), params, bound,
+                  sym_region, claim_of,
+                  (lambda tr: _region_negation(tr, leaf, prop, region=False)) if _nonlinear(leaf.conds) else None)
+
+
+def _nonlinear(conds) -> bool:
+    """Some relation of the conditions is not linear in its symbols (a root, an exponential, a
+    product): only such conditions make a query harder, linear ones are cheap for z3, and a call
+    without them that does not prove costs more than it saves."""
+    for c in conds:
+        for rel in sp.sympify(c).atoms(sp.core.relational.Relational):
+            e = rel.lhs - rel.rhs
+            syms = sorted(e.free_symbols, key=sp.default_sort_key)
+            try:
+                if syms and sp.Poly(e, *syms).total_degree() > 1:
+                    return True
+            except sp.PolynomialError:
+                return True
+    return False
 
 
 def _sym_claim(leaf: Leaf, prop):
@@ -342,9 +387,10 @@ def _first(tr, key, fn):
     return out
 
 
-def _region_negation(tr, leaf: Leaf, prop):
-    """C_R and no active alternative satisfies prop (where the alternatives are defined)."""
-    region = _first(tr, ("region", leaf.conds), lambda t: [t(c) for c in leaf.conds])
+def _region_negation(tr, leaf: Leaf, prop, region=True):
+    """C_R (without it where `region` is False) and no active alternative satisfies prop (where the
+    alternatives are defined)."""
+    region = _first(tr, ("region", leaf.conds), lambda t: [t(c) for c in leaf.conds]) if region else []
     fails = []
     for alt in leaf.alts:
         active = [tr(c) for c in alt.conds]
@@ -357,9 +403,8 @@ def _region_negation(tr, leaf: Leaf, prop):
 
 
 def b_positive(leaf: Leaf, params=()) -> Obligation:
-    return _build("B_positive", leaf.label, f"B > 0 on {leaf.label}",
-                  lambda tr: _region_negation(tr, leaf, lambda t, a: t(a.B) > 0), params,
-                  sym_region=leaf.conds, claim_of=_sym_claim(leaf, lambda a: a.B > 0))
+    return _on_leaf("B_positive", leaf, f"B > 0 on {leaf.label}", lambda t, a: t(a.B) > 0, params,
+                    sym_region=leaf.conds, claim_of=_sym_claim(leaf, lambda a: a.B > 0))
 
 
 def _dual(condition, leaf: Leaf, of: str, parts_of, bound_text, metric, params, bound) -> Obligation:
@@ -367,30 +412,29 @@ def _dual(condition, leaf: Leaf, of: str, parts_of, bound_text, metric, params, 
     parts_of(alt) = (atomized gradient components, the bound atomized, the bound in the original
     functions, the atom map)."""
     def prop(tr, alt):
-        parts, rhs, _, back = parts_of(alt)
+        (parts, squares), rhs, _, back = parts_of(alt)
         tr.alias.update(back)
-        return tr(dual_le(metric, parts, rhs))
+        return tr(dual_le(metric, parts, rhs, squares))
 
     def claim(alt):
-        parts, _, rhs, back = parts_of(alt)
+        (parts, _), _, rhs, back = parts_of(alt)
         return dual_le(metric, [original((g, back)) for g in parts], rhs)
-    return _build(condition, leaf.label, f"||grad {of}||_* <= {bound_text} on {leaf.label} ({metric.label} metric)",
-                  lambda tr: _region_negation(tr, leaf, prop), params, bound, leaf.conds, _sym_claim(leaf, claim))
+    return _on_leaf(condition, leaf, f"||grad {of}||_* <= {bound_text} on {leaf.label} ({metric.label} metric)",
+                    prop, params, bound, leaf.conds, _sym_claim(leaf, claim))
 
 
 def cover(leaf: Leaf, syms, a, params=(), metric=None) -> Obligation:
     if not _plain(metric):
         def parts_of(alt):   # ([d f / d x_i], a B) atomized, and the atom map
-            (parts, Bat), back = cover_parts(alt.f, alt.B, syms)
-            return parts, a * Bat, a * alt.B, back
+            (parts, squares, Bat), back = cover_parts(alt.f, alt.B, syms)
+            return (parts, squares), a * Bat, a * alt.B, back
         return _dual("cover", leaf, "f", parts_of, f"{a} * B", metric, params, a)
 
     def prop(tr, alt):
         g2, back = grad_sq(alt.f, syms)
         tr.alias.update(back)
         return tr(g2) <= tr(a)**2 * tr(alt.B)**2
-    return _build("cover", leaf.label, f"|grad f| <= {a} * B on {leaf.label}",
-                  lambda tr: _region_negation(tr, leaf, prop), params, a, leaf.conds,
+    return _on_leaf("cover", leaf, f"|grad f| <= {a} * B on {leaf.label}", prop, params, a, leaf.conds,
                   _sym_claim(leaf, lambda t: original(grad_sq(t.f, syms)) <= a**2 * t.B**2))
 
 
@@ -408,8 +452,7 @@ def lipschitz(leaf: Leaf, syms, K, params=(), metric=None) -> Obligation:
 
     def prop(tr, alt):
         return tr(ratio(alt)) <= 1
-    return _build("lipschitz", leaf.label, f"|grad f| <= {K} on {leaf.label}",
-                  lambda tr: _region_negation(tr, leaf, prop), params, K, leaf.conds,
+    return _on_leaf("lipschitz", leaf, f"|grad f| <= {K} on {leaf.label}", prop, params, K, leaf.conds,
                   _sym_claim(leaf, lambda a: ratio(a) <= 1))
 
 
@@ -424,8 +467,7 @@ def smooth(leaf: Leaf, syms, c, params=(), metric=None) -> Obligation:
         g2, back = grad_log_sq(alt.B, syms)
         tr.alias.update(back)
         return tr(g2) <= tr(c)**2
-    return _build("smooth", leaf.label, f"|grad ln B| <= {c} on {leaf.label}",
-                  lambda tr: _region_negation(tr, leaf, prop), params, c, leaf.conds,
+    return _on_leaf("smooth", leaf, f"|grad ln B| <= {c} on {leaf.label}", prop, params, c, leaf.conds,
                   _sym_claim(leaf, lambda t: original(grad_log_sq(t.B, syms)) <= c**2))
 
 

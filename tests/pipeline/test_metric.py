@@ -212,7 +212,7 @@ claim:
 # along the radius: the linf metric's dual sum |g_i| reaches sqrt(2)/tau there, the l1 metric's
 # dual max |g_i| never exceeds 1/tau.  B = 1/tau with Laplace noise (eta = 1) has loss rate
 # ||grad f||_* / B: 1 under l1 (holds), sqrt(2) under linf (violated).
-@pytest.mark.parametrize("metric, truth", [pytest.param("l1", CERTIFIED, marks=pytest.mark.slow),  # ~15 s of z3
+@pytest.mark.parametrize("metric, truth", [pytest.param("l1", CERTIFIED, marks=pytest.mark.slow),  # ~4 s of z3
                                            ("linf", REFUTED)])
 def test_a_built_in_query_with_a_constant_bound_in_l1_and_linf(tmp_path, metric, truth):
     p = tmp_path / f"tw-{metric}.yaml"

@@ -96,3 +96,37 @@ def test_a_condition_is_evaluated_atom_by_atom_as_the_whole_formula_would_be():
     assert memo and all(m.shape == (2000,) for m in memo.values())
     assert rg._eval_mask((x1, x2), sp.And(x1 > 0, x2 > 0)) is not None
     assert rg._eval_mask((x1, x2), x1 + x2) is None                                      # not a condition
+
+
+def _disc(x1, x2, r):
+    """The disc of radius r around (1, 1): a region with a root in its condition (nonlinear)."""
+    return sp.sqrt((x1 - 1)**2 + (x2 - 1)**2) <= r
+
+
+def test_an_obligation_that_holds_everywhere_is_proved_without_its_nonlinear_region():
+    """B = 2 + x1^2 > 0 holds on the whole plane: the call without the disc's condition proves it
+    (and says so); on a leaf with linear conditions only, no call is made without them."""
+    x1, x2 = input_symbols(2)
+    P = Prover(f=x1, B=2 + x1**2, syms=(x1, x2), gamma=sp.Integer(1), growth="exponential", landmarks=[0.0, 0.0])
+    from gpaudit.prove import obligations as obl
+    round_leaf = Leaf("r", "r", (_disc(x1, x2, 2),), [Alt((), x1, 2 + x1**2)])
+    o = obl.b_positive(round_leaf)
+    assert o.alone is not None
+    assert P.discharge(o).status == "unsat"
+    assert P.records[-1].method == "z3 unsat without the region's conditions"
+    assert obl.b_positive(Leaf("l", "l", (x1 > 0, x2 < 1), [Alt((), x1, 2 + x1**2)])).alone is None
+
+
+def test_without_the_region_a_call_never_proves_what_fails_on_it_and_what_holds_only_there_is_proved():
+    """B = 1 - (x1 - 1)^2 - (x2 - 1)^2 is positive on the disc of radius 1/2 and not beyond radius
+    1: B > 0 fails without the region (sat), so the region's own query proves it; on the disc of
+    radius 2 it fails inside, and no call proves it."""
+    x1, x2 = input_symbols(2)
+    B = 1 - (x1 - 1)**2 - (x2 - 1)**2
+    P = Prover(f=x1, B=B, syms=(x1, x2), gamma=sp.Integer(1), growth="exponential", landmarks=[1.0, 1.0])
+    from gpaudit.prove import obligations as obl
+    inside = obl.b_positive(Leaf("in", "in", (_disc(x1, x2, sp.Rational(1, 2)),), [Alt((), x1, B)]))
+    assert P.discharge(inside).status == "unsat"
+    assert P.records[-1].method == "z3 unsat"                 # the region's own query
+    beyond = obl.b_positive(Leaf("out", "out", (_disc(x1, x2, 2),), [Alt((), x1, B)]))
+    assert P.discharge(beyond).status == "sat"
