@@ -13,6 +13,7 @@ import sympy as sp
 
 from ..provenance import proof_code_sha256, text_sha256
 from ..kernel import z3door as zb
+from ..runtime import texts
 
 SHA_TAG = "; config-sha256: "
 CODE_TAG = "; code-sha256: "
@@ -60,13 +61,16 @@ def smt2_text(mech, outcome, root=".") -> str:
             lines.append("")
             continue
         lines.append("(push)")
+        if r.alone:
+            lines.append("; z3 decided this block without the region's conditions, a stronger statement: unsat "
+                         "without them is unsat with them")
         if r.cases > 1 and r.split == "claim":
             lines.append(f"; z3 decided this block as {r.cases} cases, the same hypotheses with one conjunct of the "
                          "claim negated in each: the block is unsat exactly when every case is")
         elif r.cases > 1:
             lines.append(f"; z3 decided this block as {r.cases} cases, one disjunct of its region (the disjunction "
                          "among its conjuncts) in each: the block is unsat exactly when every case is")
-        lines.append(o.smt2.rstrip())
+        lines.append((texts.smt2(o.alone) if r.alone else o.smt2).rstrip())
         lines.append("(check-sat)")
         lines.append("(pop)")
         lines.append("")

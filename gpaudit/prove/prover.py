@@ -51,6 +51,7 @@ class Record:
     decisive: bool = True
     cases: int = 1       # > 1: z3 decided the block case by case (zb.Answer.split says how)
     split: str = ""
+    alone: bool = False  # z3 decided the obligation's `alone` query (without the region's conditions)
 
     def to_json(self):
         o = self.obligation
@@ -138,7 +139,7 @@ class Prover:
             first = runtime.solve(o.alone, min(timeout or self.timeout, ALONE_MS))
             if first.status == zb.UNSAT:
                 self.records.append(Record(o, zb.UNSAT, "z3 unsat without the region's conditions", first.seconds,
-                                           first.cached, decisive))
+                                           first.cached, decisive, first.cases, first.split, alone=True))
                 return first
         ans = runtime.solve(o.query, timeout or self.timeout)
         if ans.status == zb.SAT:

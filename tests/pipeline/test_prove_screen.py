@@ -114,6 +114,7 @@ def test_an_obligation_that_holds_everywhere_is_proved_without_its_nonlinear_reg
     assert o.alone is not None
     assert P.discharge(o).status == "unsat"
     assert P.records[-1].method == "z3 unsat without the region's conditions"
+    assert P.records[-1].alone            # obligations.smt2 prints the query z3 decided: o.alone
     assert obl.b_positive(Leaf("l", "l", (x1 > 0, x2 < 1), [Alt((), x1, 2 + x1**2)])).alone is None
 
 
@@ -127,6 +128,6 @@ def test_without_the_region_a_call_never_proves_what_fails_on_it_and_what_holds_
     from gpaudit.prove import obligations as obl
     inside = obl.b_positive(Leaf("in", "in", (_disc(x1, x2, sp.Rational(1, 2)),), [Alt((), x1, B)]))
     assert P.discharge(inside).status == "unsat"
-    assert P.records[-1].method == "z3 unsat"                 # the region's own query
+    assert P.records[-1].method == "z3 unsat" and not P.records[-1].alone   # the region's own query
     beyond = obl.b_positive(Leaf("out", "out", (_disc(x1, x2, 2),), [Alt((), x1, B)]))
     assert P.discharge(beyond).status == "sat"
