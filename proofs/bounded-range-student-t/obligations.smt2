@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for bounded-range-student-t
 ; config: examples/bounded-range-student-t.yaml
 ; config-sha256: d26fedcd3d2cc3022d6a1a6057b45b3bfc9a0cf2933ca86635ca4e20cdc18c28
-; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
+; code-sha256: 22f455e794fe059ab87346e4d885d54a4359a3c5fdbded3b6157a0065ec573f6
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -20,73 +20,52 @@
 ; obligation 2: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
-(declare-fun x () Real)
-(assert (and (>= 0.0 x)
-     (<= (- (/ 5.0 4.0)) x)
-     (>= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-     (not (and (> (/ 4.0 5.0) 0.0)))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(assert (and (not (and (> (/ 4.0 5.0) 0.0)))))
 (check-sat)
 (pop)
 
 ; obligation 3: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (and (<= (/ 16.0 25.0) (* (^ 1.0 2.0) (^ (/ 4.0 5.0) 2.0))))))
-  (and (>= 0.0 x)
-       (<= (- (/ 5.0 4.0)) x)
-       (>= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (not a!1))))
+  (and (not a!1))))
 (check-sat)
 (pop)
 
 ; obligation 4: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
-  (and (>= 0.0 x)
-       (<= (- (/ 5.0 4.0)) x)
-       (>= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
 ; obligation 5: condition=B_positive region=f3.B1 answer=unsat
 ; claim: B > 0 on f3.B1
 (push)
-(declare-fun x () Real)
-(assert (and (>= (/ 5.0 4.0) x)
-     (<= (- (/ 5.0 4.0)) x)
-     (< 0.0 x)
-     (>= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-     (not (and (> (/ 4.0 5.0) 0.0)))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(assert (and (not (and (> (/ 4.0 5.0) 0.0)))))
 (check-sat)
 (pop)
 
 ; obligation 6: condition=cover region=f3.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f3.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (and (<= (/ 16.0 25.0) (* (^ 1.0 2.0) (^ (/ 4.0 5.0) 2.0))))))
-  (and (>= (/ 5.0 4.0) x)
-       (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (>= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (not a!1))))
+  (and (not a!1))))
 (check-sat)
 (pop)
 
 ; obligation 7: condition=smooth region=f3.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f3.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
-  (and (>= (/ 5.0 4.0) x)
-       (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (>= (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
@@ -127,34 +106,10 @@
 ; obligation 9: condition=cover region=f1.B2.a2.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m1
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 5.0 36.0) (* (/ 1.0 9.0) x))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-              (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-                 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) a!1))))
-  (=> (<= (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-              (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) 6.0)))
-  (=> (<= (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))))))
-  (=> (< (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (* (^ 0.0 2.0) (^ (* (- 1.0) (/ 1.0 x)) 2.0))))
-  (and (> (- (/ 5.0 4.0)) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (> (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
-       (not (and (<= 0.0 a!1)))
-       (=> true (distinct 0.0 x)))))
+  (and (not (and (<= 0.0 a!1))) (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
@@ -195,6 +150,7 @@
 ; obligation 11: condition=B_positive region=f1.B2.a2.m2 answer=unsat
 ; claim: B > 0 on f1.B2.a2.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -217,17 +173,14 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))))))
   (=> (< (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (not (and (> (* (/ 4.0 5.0) exp_1) 0.0)))))
-  (and (> (- (/ 5.0 4.0)) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (> (* (/ 4.0 5.0) exp_1) (* (- 1.0) (/ 1.0 x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
 ; obligation 12: condition=cover region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -250,50 +203,23 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))))))
   (=> (< (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (* (/ 4.0 5.0) exp_1) 2.0)))))
-  (and (> (- (/ 5.0 4.0)) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (> (* (/ 4.0 5.0) exp_1) (* (- 1.0) (/ 1.0 x)))
-       (not (and a!1)))))
+  (and (not (and a!1)))))
 (check-sat)
 (pop)
 
 ; obligation 13: condition=smooth region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m2
 (push)
-(declare-fun exp_1 () Real)
-(declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 5.0 36.0) (* (/ 1.0 9.0) x))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-              (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-                 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) a!1))))
-  (=> (<= (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-              (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) 6.0)))
-  (=> (<= (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))))))
-  (=> (< (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 1.0) (>= 1.0 a!1))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-  (and (> (- (/ 5.0 4.0)) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (> (* (/ 4.0 5.0) exp_1) (* (- 1.0) (/ 1.0 x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
 ; obligation 14: condition=B_positive region=f1.B2.a2.m= answer=unsat
 ; claim: B > 0 on f1.B2.a2.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -317,19 +243,14 @@
   (=> (< (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (and (> (* (- 1.0) (/ 1.0 x)) 0.0)))
       (a!2 (not (and (> (* (/ 4.0 5.0) exp_1) 0.0)))))
-  (and (> (- (/ 5.0 4.0)) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (= (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
-       (not a!1)
-       (=> true (distinct 0.0 x))
-       a!2)))
+  (and (not a!1) (=> true (distinct 0.0 x)) a!2)))
 (check-sat)
 (pop)
 
 ; obligation 15: condition=cover region=f1.B2.a2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -353,49 +274,18 @@
   (=> (< (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (* (^ 0.0 2.0) (^ (* (- 1.0) (/ 1.0 x)) 2.0)))
       (a!2 (<= 0.0 (* (^ 0.0 2.0) (^ (* (/ 4.0 5.0) exp_1) 2.0)))))
-  (and (> (- (/ 5.0 4.0)) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (= (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
-       (not (and (<= 0.0 a!1)))
-       (=> true (distinct 0.0 x))
-       (not (and a!2)))))
+  (and (not (and (<= 0.0 a!1))) (=> true (distinct 0.0 x)) (not (and a!2)))))
 (check-sat)
 (pop)
 
 ; obligation 16: condition=smooth region=f1.B2.a2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m=
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 5.0 36.0) (* (/ 1.0 9.0) x))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-              (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-                 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) a!1))))
-  (=> (<= (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))
-              (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))) 6.0)))
-  (=> (<= (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x))))))
-  (=> (< (+ (/ 5.0 36.0) (* (/ 1.0 9.0) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (and (<= (/ 1.0 (* x x)) (^ (/ 1.0 9.0) 2.0))))
       (a!2 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-  (and (> (- (/ 5.0 4.0)) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (= (* (- 1.0) (/ 1.0 x)) (* (/ 4.0 5.0) exp_1))
-       (not a!1)
-       (=> true (distinct 0.0 x))
-       a!2)))
+  (and (not a!1) (=> true (distinct 0.0 x)) a!2)))
 (check-sat)
 (pop)
 
@@ -438,36 +328,10 @@
 ; obligation 18: condition=cover region=f4.B2.a1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B2.a1.m1
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-              (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-                 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) a!1))))
-  (=> (<= (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-              (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) 6.0)))
-  (=> (<= (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))))
-  (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (/ 1.0 x) 2.0)))))
-  (and (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (< (/ 5.0 4.0) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (> (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
-       (not (and a!1))
-       (=> true (distinct 0.0 x)))))
+  (and (not (and a!1)) (=> true (distinct 0.0 x)))))
 (check-sat)
 (pop)
 
@@ -510,6 +374,7 @@
 ; obligation 20: condition=B_positive region=f4.B2.a1.m2 answer=unsat
 ; claim: B > 0 on f4.B2.a1.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -532,19 +397,14 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))))
   (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (not (and (> (* (/ 4.0 5.0) exp_1) 0.0)))))
-  (and (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (< (/ 5.0 4.0) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (> (* (/ 4.0 5.0) exp_1) (/ 1.0 x))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
 ; obligation 21: condition=cover region=f4.B2.a1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B2.a1.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -567,54 +427,23 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))))
   (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (* (/ 4.0 5.0) exp_1) 2.0)))))
-  (and (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (< (/ 5.0 4.0) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (> (* (/ 4.0 5.0) exp_1) (/ 1.0 x))
-       (not (and a!1)))))
+  (and (not (and a!1)))))
 (check-sat)
 (pop)
 
 ; obligation 22: condition=smooth region=f4.B2.a1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B2.a1.m2
 (push)
-(declare-fun exp_1 () Real)
-(declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-              (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-                 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) a!1))))
-  (=> (<= (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-              (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) 6.0)))
-  (=> (<= (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))))
-  (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 1.0) (>= 1.0 a!1))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-  (and (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (< (/ 5.0 4.0) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (> (* (/ 4.0 5.0) exp_1) (/ 1.0 x))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
 ; obligation 23: condition=B_positive region=f4.B2.a1.m= answer=unsat
 ; claim: B > 0 on f4.B2.a1.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -638,21 +467,14 @@
   (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (not (and (> (/ 1.0 x) 0.0))))
       (a!2 (not (and (> (* (/ 4.0 5.0) exp_1) 0.0)))))
-  (and (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (< (/ 5.0 4.0) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (= (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
-       a!1
-       (=> true (distinct 0.0 x))
-       a!2)))
+  (and a!1 (=> true (distinct 0.0 x)) a!2)))
 (check-sat)
 (pop)
 
 ; obligation 24: condition=cover region=f4.B2.a1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B2.a1.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -676,53 +498,18 @@
   (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (/ 1.0 x) 2.0))))
       (a!2 (<= 0.0 (* (^ 0.0 2.0) (^ (* (/ 4.0 5.0) exp_1) 2.0)))))
-  (and (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (< (/ 5.0 4.0) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (= (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
-       (not (and a!1))
-       (=> true (distinct 0.0 x))
-       (not (and a!2)))))
+  (and (not (and a!1)) (=> true (distinct 0.0 x)) (not (and a!2)))))
 (check-sat)
 (pop)
 
 ; obligation 25: condition=smooth region=f4.B2.a1.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B2.a1.m=
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-              (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-                 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) a!1))))
-  (=> (<= (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))
-              (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))) 6.0)))
-  (=> (<= (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x))))))
-  (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (and (<= (/ 1.0 (* x x)) (^ (/ 1.0 9.0) 2.0))))
       (a!2 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-  (and (<= (- (/ 5.0 4.0)) x)
-       (< 0.0 x)
-       (< (/ 5.0 4.0) x)
-       (< (/ 5.0 4.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (= (/ 1.0 x) (* (/ 4.0 5.0) exp_1))
-       (not a!1)
-       (=> true (distinct 0.0 x))
-       a!2)))
+  (and (not a!1) (=> true (distinct 0.0 x)) a!2)))
 (check-sat)
 (pop)
 

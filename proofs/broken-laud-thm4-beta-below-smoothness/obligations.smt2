@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-laud-thm4-beta-below-smoothness
 ; config: examples/broken/laud-thm4-beta-below-smoothness.yaml
 ; config-sha256: 782c73a6b45e6acd7b922faf129a8b46c64dcaf5c99a6dcc899034a4beb4e0d2
-; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
+; code-sha256: 22f455e794fe059ab87346e4d885d54a4359a3c5fdbded3b6157a0065ec573f6
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -10,10 +10,9 @@
 ; obligation 1: condition=B_positive region=f1.B1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m1
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
-(declare-fun exp_2 () Real)
-(declare-fun x2 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 (* (/ 1.0 2.0) x1))))
 (assert (let ((a!1 (/ (* (* (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x1)) (* (/ 1.0 2.0) x1))
@@ -34,33 +33,8 @@
   (=> (<= (* (/ 1.0 2.0) x1) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
 (assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 2.0) x1))))))
   (=> (< (* (/ 1.0 2.0) x1) 1.0) a!1)))
-(assert (> exp_2 0.0))
-(assert (>= exp_2 (+ 1.0 (* (/ 1.0 2.0) x2))))
-(assert (let ((a!1 (/ (* (* (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x2)) (* (/ 1.0 2.0) x2))
-              6.0)))
-(let ((a!2 (+ 1.0
-              (* (/ 1.0 2.0) x2)
-              (/ (* (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x2)) 2.0)
-              a!1)))
-  (>= exp_2 a!2))))
-(assert (let ((a!1 (+ 1.0
-              (* (/ 1.0 2.0) x2)
-              (/ (* (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x2)) 2.0))))
-  (=> (<= (* (/ 1.0 2.0) x2) 0.0) (<= exp_2 a!1))))
-(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 2.0) x2))
-              (/ (* (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x2)) 2.0)))
-      (a!2 (/ (* (* (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x2)) (* (/ 1.0 2.0) x2))
-              6.0)))
-  (=> (<= (* (/ 1.0 2.0) x2) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
-(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 2.0) x2))))))
-  (=> (< (* (/ 1.0 2.0) x2) 1.0) a!1)))
-(assert (=> (<= (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x1)) (<= exp_2 exp_1)))
-(assert (=> (<= (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x2)) (<= exp_1 exp_2)))
-(assert (=> (< (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x1)) (< exp_2 exp_1)))
-(assert (=> (< (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x2)) (< exp_1 exp_2)))
-(assert (let ((a!1 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (> a!1 a!2) (not (and (> a!1 0.0))))))
+(assert (let ((a!1 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
+  (and (not (and (> a!1 0.0))))))
 (check-sat)
 (pop)
 
@@ -202,10 +176,9 @@
 ; obligation 4: condition=B_positive region=f1.B1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x2 () Real)
-(declare-fun exp_2 () Real)
-(declare-fun x1 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 (* (/ 1.0 2.0) x2))))
 (assert (let ((a!1 (/ (* (* (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x2)) (* (/ 1.0 2.0) x2))
@@ -226,33 +199,8 @@
   (=> (<= (* (/ 1.0 2.0) x2) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
 (assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 2.0) x2))))))
   (=> (< (* (/ 1.0 2.0) x2) 1.0) a!1)))
-(assert (> exp_2 0.0))
-(assert (>= exp_2 (+ 1.0 (* (/ 1.0 2.0) x1))))
-(assert (let ((a!1 (/ (* (* (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x1)) (* (/ 1.0 2.0) x1))
-              6.0)))
-(let ((a!2 (+ 1.0
-              (* (/ 1.0 2.0) x1)
-              (/ (* (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x1)) 2.0)
-              a!1)))
-  (>= exp_2 a!2))))
-(assert (let ((a!1 (+ 1.0
-              (* (/ 1.0 2.0) x1)
-              (/ (* (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x1)) 2.0))))
-  (=> (<= (* (/ 1.0 2.0) x1) 0.0) (<= exp_2 a!1))))
-(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 2.0) x1))
-              (/ (* (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x1)) 2.0)))
-      (a!2 (/ (* (* (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x1)) (* (/ 1.0 2.0) x1))
-              6.0)))
-  (=> (<= (* (/ 1.0 2.0) x1) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
-(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 2.0) x1))))))
-  (=> (< (* (/ 1.0 2.0) x1) 1.0) a!1)))
-(assert (=> (<= (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x2)) (<= exp_2 exp_1)))
-(assert (=> (<= (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x1)) (<= exp_1 exp_2)))
-(assert (=> (< (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x2)) (< exp_2 exp_1)))
-(assert (=> (< (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x1)) (< exp_1 exp_2)))
-(assert (let ((a!1 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (> a!1 a!2) (not (and (> a!1 0.0))))))
+(assert (let ((a!1 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
+  (and (not (and (> a!1 0.0))))))
 (check-sat)
 (pop)
 
@@ -394,6 +342,7 @@
 ; obligation 7: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -444,13 +393,14 @@
 (assert (=> (< (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x2)) (< exp_1 exp_2)))
 (assert (let ((a!1 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
       (a!2 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (= a!1 a!2) (not (and (> a!1 0.0))) (not (and (> a!2 0.0))))))
+  (and (not (and (> a!1 0.0))) (not (and (> a!2 0.0))))))
 (check-sat)
 (pop)
 
 ; obligation 8: condition=cover region=f1.B1.m= answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m= (l1 metric)
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -499,23 +449,21 @@
 (assert (=> (<= (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x2)) (<= exp_1 exp_2)))
 (assert (=> (< (* (/ 1.0 2.0) x2) (* (/ 1.0 2.0) x1)) (< exp_2 exp_1)))
 (assert (=> (< (* (/ 1.0 2.0) x1) (* (/ 1.0 2.0) x2)) (< exp_1 exp_2)))
-(assert (let ((a!1 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 2.0) (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2))
-      (a!3 (+ 2.0 (* 2.0 (* exp_1 exp_1)) (* 4.0 exp_1)))
-      (a!4 (/ 1.0
-              (* (* (+ 1.0 exp_1) (+ 1.0 exp_1)) (+ 1.0 exp_1) (+ 1.0 exp_1))))
-      (a!6 (+ 2.0 (* 2.0 (* exp_2 exp_2)) (* 4.0 exp_2)))
-      (a!8 (/ 1.0
-              (* (* (+ 1.0 exp_2) (+ 1.0 exp_2)) (+ 1.0 exp_2) (+ 1.0 exp_2)))))
-(let ((a!5 (<= (* (/ 1.0 (* a!3 a!3)) (* exp_1 exp_1))
-               (* (/ 1.0 4.0) a!4 (* exp_1 exp_1))))
-      (a!7 (<= (* (/ 1.0 (* a!6 a!6)) (* exp_2 exp_2))
-               (* (/ 1.0 4.0) a!4 (* exp_1 exp_1))))
-      (a!9 (<= (* (/ 1.0 (* a!3 a!3)) (* exp_1 exp_1))
-               (* (/ 1.0 4.0) a!8 (* exp_2 exp_2))))
-      (a!10 (<= (* (/ 1.0 (* a!6 a!6)) (* exp_2 exp_2))
-                (* (/ 1.0 4.0) a!8 (* exp_2 exp_2)))))
-  (and (= a!1 a!2) (not (and a!5 a!7)) (not (and a!9 a!10))))))
+(assert (let ((a!1 (+ 2.0 (* 2.0 (* exp_1 exp_1)) (* 4.0 exp_1)))
+      (a!2 (* (/ 1.0 4.0)
+              (/ 1.0
+                 (* (+ 1.0 exp_1) (+ 1.0 exp_1) (+ 1.0 exp_1) (+ 1.0 exp_1)))
+              (* exp_1 exp_1)))
+      (a!4 (+ 2.0 (* 2.0 (* exp_2 exp_2)) (* 4.0 exp_2)))
+      (a!6 (* (/ 1.0 4.0)
+              (/ 1.0
+                 (* (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2)))
+              (* exp_2 exp_2))))
+(let ((a!3 (<= (* (/ 1.0 (* a!1 a!1)) (* exp_1 exp_1)) a!2))
+      (a!5 (<= (* (/ 1.0 (* a!4 a!4)) (* exp_2 exp_2)) a!2))
+      (a!7 (<= (* (/ 1.0 (* a!1 a!1)) (* exp_1 exp_1)) a!6))
+      (a!8 (<= (* (/ 1.0 (* a!4 a!4)) (* exp_2 exp_2)) a!6)))
+  (and (not (and a!3 a!5)) (not (and a!7 a!8))))))
 (check-sat)
 (pop)
 

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-pointwise-bound
 ; config: examples/broken/threshold-pointwise-bound.yaml
 ; config-sha256: 8dc473a363d5c80d7a04996bfc8f72925ca9d5afd8cbc86a4cab9f523cc900af
-; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
+; code-sha256: 22f455e794fe059ab87346e4d885d54a4359a3c5fdbded3b6157a0065ec573f6
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -10,35 +10,26 @@
 ; obligation 1: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
-(declare-fun x () Real)
-(assert (and (>= (/ 1.0 2.0) x)
-     (<= (- (/ 1.0 2.0)) x)
-     (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-     (not (and (> 1.0 0.0)))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(assert (and (not (and (> 1.0 0.0)))))
 (check-sat)
 (pop)
 
 ; obligation 2: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (and (<= 1.0 (* (^ 1.0 2.0) (^ 1.0 2.0))))))
-  (and (>= (/ 1.0 2.0) x)
-       (<= (- (/ 1.0 2.0)) x)
-       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (not a!1))))
+  (and (not a!1))))
 (check-sat)
 (pop)
 
 ; obligation 3: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
-  (and (>= (/ 1.0 2.0) x)
-       (<= (- (/ 1.0 2.0)) x)
-       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
@@ -59,15 +50,12 @@
 ; obligation 5: condition=cover region=f1.B2.a2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
 (assert (let ((a!1 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
       (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
 (let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       (not a!2)
-       a!3))))
+  (and (not a!2) a!3))))
 (check-sat)
 (pop)
 
@@ -104,14 +92,10 @@
 ; obligation 8: condition=cover region=f3.B2.a1 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
 (assert (let ((a!1 (* (^ 0.0 2.0) (^ (/ 1.0 (+ (/ 1.0 2.0) x)) 2.0))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (not (and (<= 0.0 a!1)))
-       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
+  (and (not (and (<= 0.0 a!1))) (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-student-t-large-gamma
 ; config: examples/broken/threshold-student-t-large-gamma.yaml
 ; config-sha256: 2e232e033ff57ce3acdc8a8c62431eb05955c3a1831e2bcb8bbe4dda78fb5246
-; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
+; code-sha256: 22f455e794fe059ab87346e4d885d54a4359a3c5fdbded3b6157a0065ec573f6
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -10,41 +10,33 @@
 ; obligation 1: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
-(declare-fun x () Real)
-(assert (and (>= (/ 1.0 2.0) x)
-     (<= (- (/ 1.0 2.0)) x)
-     (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-     (not (and (> 1.0 0.0)))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(assert (and (not (and (> 1.0 0.0)))))
 (check-sat)
 (pop)
 
 ; obligation 2: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (and (<= 1.0 (* (^ 1.0 2.0) (^ 1.0 2.0))))))
-  (and (>= (/ 1.0 2.0) x)
-       (<= (- (/ 1.0 2.0)) x)
-       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (not a!1))))
+  (and (not a!1))))
 (check-sat)
 (pop)
 
 ; obligation 3: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
-  (and (>= (/ 1.0 2.0) x)
-       (<= (- (/ 1.0 2.0)) x)
-       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
 ; obligation 4: condition=B_positive region=f1.B2.a2.m1 answer=unsat
 ; claim: B > 0 on f1.B2.a2.m1
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -65,18 +57,14 @@
   (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) (>= 1.0 (* exp_1 (- a!2 a!3)))))))
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
-(assert (let ((a!1 (> exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       (not (and (> exp_1 0.0))))))
+(assert (and (not (and (> exp_1 0.0)))))
 (check-sat)
 (pop)
 
 ; obligation 5: condition=cover region=f1.B2.a2.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m1
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -97,46 +85,17 @@
   (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) (>= 1.0 (* exp_1 (- a!2 a!3)))))))
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
-(assert (let ((a!1 (> exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0))))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       (not a!2))))
+(assert (let ((a!1 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0))))))
+  (and (not a!1))))
 (check-sat)
 (pop)
 
 ; obligation 6: condition=smooth region=f1.B2.a2.m1 answer=unsat
 ; claim: |grad ln B| <= 1/2 on f1.B2.a2.m1
 (push)
-(declare-fun exp_1 () Real)
-(declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 1.0 4.0) (* (/ 1.0 2.0) x))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-              (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-                 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) a!1))))
-  (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-              (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) 6.0)))
-  (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
-  (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
-(assert (let ((a!1 (> exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (not (and (<= (/ 1.0 4.0) (^ (/ 1.0 2.0) 2.0))))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       a!2)))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(assert (let ((a!1 (not (and (<= (/ 1.0 4.0) (^ (/ 1.0 2.0) 2.0))))))
+  (and a!1)))
 (check-sat)
 (pop)
 
@@ -178,36 +137,12 @@
 ; obligation 8: condition=cover region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m2
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 1.0 4.0) (* (/ 1.0 2.0) x))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-              (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-                 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) a!1))))
-  (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-              (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) 6.0)))
-  (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
-  (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
-(assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) exp_1))
-      (a!2 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
-      (a!4 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
-(let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       (not a!3)
-       a!4))))
+(assert (let ((a!1 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
+  (and (not a!2) a!3))))
 (check-sat)
 (pop)
 
@@ -251,6 +186,7 @@
 ; obligation 10: condition=B_positive region=f1.B2.a2.m= answer=unsat
 ; claim: B > 0 on f1.B2.a2.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -271,22 +207,16 @@
   (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) (>= 1.0 (* exp_1 (- a!2 a!3)))))))
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
-(assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0))
-      (a!3 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       (not (and (> exp_1 0.0)))
-       (not (and a!2))
-       a!3)))
+(assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 0.0))
+      (a!2 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+  (and (not (and (> exp_1 0.0))) (not (and a!1)) a!2)))
 (check-sat)
 (pop)
 
 ; obligation 11: condition=cover region=f1.B2.a2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -307,57 +237,25 @@
   (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) (>= 1.0 (* exp_1 (- a!2 a!3)))))))
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
-(assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0)))))
-      (a!3 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
-      (a!5 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
-(let ((a!4 (and (<= 0.0 (* (^ 0.0 2.0) a!3)))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       (not a!2)
-       (not a!4)
-       a!5))))
+(assert (let ((a!1 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0)))))
+      (a!2 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x))) 2.0))
+      (a!4 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+(let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
+  (and (not a!1) (not a!3) a!4))))
 (check-sat)
 (pop)
 
 ; obligation 12: condition=smooth region=f1.B2.a2.m= answer=unsat
 ; claim: |grad ln B| <= 1/2 on f1.B2.a2.m=
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 1.0 4.0) (* (/ 1.0 2.0) x))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-              (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-                 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) a!1))))
-  (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))
-              (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))) 6.0)))
-  (=> (<= (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 0.0) (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x))))))
-  (=> (< (+ (/ 1.0 4.0) (* (/ 1.0 2.0) x)) 1.0) (>= 1.0 a!1))))
-(assert (let ((a!1 (= exp_1 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (not (and (<= (/ 1.0 4.0) (^ (/ 1.0 2.0) 2.0)))))
-      (a!3 (/ 1.0
+(assert (let ((a!1 (not (and (<= (/ 1.0 4.0) (^ (/ 1.0 2.0) 2.0)))))
+      (a!2 (/ 1.0
               (* (+ (/ 1.0 2.0) (* (- 1.0) x)) (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!5 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
-(let ((a!4 (not (and (<= a!3 (^ (/ 1.0 2.0) 2.0))))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       a!2
-       a!4
-       a!5))))
+      (a!4 (=> true (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) x))))))
+(let ((a!3 (not (and (<= a!2 (^ (/ 1.0 2.0) 2.0))))))
+  (and a!1 a!3 a!4))))
 (check-sat)
 (pop)
 
@@ -399,35 +297,10 @@
 ; obligation 14: condition=cover region=f3.B2.a1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m1
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-              (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-                 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) a!1))))
-  (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-              (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) 6.0)))
-  (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))))
-  (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (* (^ 0.0 2.0) (^ (/ 1.0 (+ (/ 1.0 2.0) x)) 2.0))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (> (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not (and (<= 0.0 a!1)))
-       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
+  (and (not (and (<= 0.0 a!1))) (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))))))
 (check-sat)
 (pop)
 
@@ -470,6 +343,7 @@
 ; obligation 16: condition=B_positive region=f3.B2.a1.m2 answer=unsat
 ; claim: B > 0 on f3.B2.a1.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -491,18 +365,14 @@
       (>= 1.0 (* exp_1 (- a!2 a!3)))))))
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 1.0) (>= 1.0 a!1))))
-(assert (and (<= (- (/ 1.0 2.0)) x)
-     (< (/ 1.0 2.0) x)
-     (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-     (> x (* (- 1.0) x))
-     (> exp_1 (/ 1.0 (+ (/ 1.0 2.0) x)))
-     (not (and (> exp_1 0.0)))))
+(assert (and (not (and (> exp_1 0.0)))))
 (check-sat)
 (pop)
 
 ; obligation 17: condition=cover region=f3.B2.a1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -525,52 +395,23 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0))))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (> exp_1 (/ 1.0 (+ (/ 1.0 2.0) x)))
-       (not a!1))))
+  (and (not a!1))))
 (check-sat)
 (pop)
 
 ; obligation 18: condition=smooth region=f3.B2.a1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/2 on f3.B2.a1.m2
 (push)
-(declare-fun exp_1 () Real)
-(declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-              (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-                 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) a!1))))
-  (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-              (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) 6.0)))
-  (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))))
-  (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 1.0) (>= 1.0 a!1))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= (/ 1.0 4.0) (^ (/ 1.0 2.0) 2.0))))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (> exp_1 (/ 1.0 (+ (/ 1.0 2.0) x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
 ; obligation 19: condition=B_positive region=f3.B2.a1.m= answer=unsat
 ; claim: B > 0 on f3.B2.a1.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -593,12 +434,7 @@
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))))
   (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (and (> (/ 1.0 (+ (/ 1.0 2.0) x)) 0.0))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not a!1)
+  (and (not a!1)
        (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        (not (and (> exp_1 0.0))))))
 (check-sat)
@@ -607,6 +443,7 @@
 ; obligation 20: condition=cover region=f3.B2.a1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x () Real)
 (assert (> exp_1 0.0))
@@ -630,12 +467,7 @@
   (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (* (^ 0.0 2.0) (^ (/ 1.0 (+ (/ 1.0 2.0) x)) 2.0)))
       (a!2 (and (<= 0.0 (* (^ 0.0 2.0) (^ exp_1 2.0))))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not (and (<= 0.0 a!1)))
+  (and (not (and (<= 0.0 a!1)))
        (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
        (not a!2))))
 (check-sat)
@@ -644,38 +476,12 @@
 ; obligation 21: condition=smooth region=f3.B2.a1.m= answer=unsat
 ; claim: |grad ln B| <= 1/2 on f3.B2.a1.m=
 (push)
-(declare-fun exp_1 () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (> exp_1 0.0))
-(assert (>= exp_1 (+ 1.0 (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-              (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))))
-(let ((a!2 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) 6.0)))
-  (>= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) (/ a!1 2.0) a!2)))))
-(assert (let ((a!1 (/ (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-                 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))
-              2.0)))
-(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) a!1))))
-  (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 0.0) a!2))))
-(assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))
-              (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)))))
-(let ((a!2 (+ (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) (/ a!1 2.0)))
-      (a!3 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))) 6.0)))
-  (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 0.0)
-      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x))))))
-  (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 2.0)) x)) 1.0) (>= 1.0 a!1))))
 (assert (let ((a!1 (<= (/ 1.0 (* (+ (/ 1.0 2.0) x) (+ (/ 1.0 2.0) x)))
                (^ (/ 1.0 2.0) 2.0)))
       (a!2 (not (and (<= (/ 1.0 4.0) (^ (/ 1.0 2.0) 2.0))))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       (= (/ 1.0 (+ (/ 1.0 2.0) x)) exp_1)
-       (not (and a!1))
-       (=> true (distinct 0.0 (+ (/ 1.0 2.0) x)))
-       a!2)))
+  (and (not (and a!1)) (=> true (distinct 0.0 (+ (/ 1.0 2.0) x))) a!2)))
 (check-sat)
 (pop)
 

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-beta-below-smoothness
 ; config: examples/broken/laud-thm3-beta-below-smoothness.yaml
 ; config-sha256: eaf6cfc8cfb744da10c91763e6cd83fc266d769f32c95fd13114b54868a102e7
-; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
+; code-sha256: 22f455e794fe059ab87346e4d885d54a4359a3c5fdbded3b6157a0065ec573f6
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -10,10 +10,9 @@
 ; obligation 1: condition=B_positive region=f1.B1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m1
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
-(declare-fun exp_2 () Real)
-(declare-fun x2 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 x1)))
 (assert (let ((a!1 (+ 1.0 x1 (/ (* x1 x1) 2.0) (/ (* (* x1 x1) x1) 6.0))))
@@ -23,22 +22,8 @@
 (assert (let ((a!1 (- (+ (- 1.0 x1) (/ (* x1 x1) 2.0)) (/ (* (* x1 x1) x1) 6.0))))
   (=> (<= x1 0.0) (>= 1.0 (* exp_1 a!1)))))
 (assert (=> (< x1 1.0) (>= 1.0 (* exp_1 (- 1.0 x1)))))
-(assert (> exp_2 0.0))
-(assert (>= exp_2 (+ 1.0 x2)))
-(assert (let ((a!1 (+ 1.0 x2 (/ (* x2 x2) 2.0) (/ (* (* x2 x2) x2) 6.0))))
-  (>= exp_2 a!1)))
-(assert (let ((a!1 (<= exp_2 (+ 1.0 x2 (/ (* x2 x2) 2.0)))))
-  (=> (<= x2 0.0) a!1)))
-(assert (let ((a!1 (- (+ (- 1.0 x2) (/ (* x2 x2) 2.0)) (/ (* (* x2 x2) x2) 6.0))))
-  (=> (<= x2 0.0) (>= 1.0 (* exp_2 a!1)))))
-(assert (=> (< x2 1.0) (>= 1.0 (* exp_2 (- 1.0 x2)))))
-(assert (=> (<= x2 x1) (<= exp_2 exp_1)))
-(assert (=> (<= x1 x2) (<= exp_1 exp_2)))
-(assert (=> (< x2 x1) (< exp_2 exp_1)))
-(assert (=> (< x1 x2) (< exp_1 exp_2)))
-(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (> a!1 a!2) (not (and (> a!1 0.0))))))
+(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
+  (and (not (and (> a!1 0.0))))))
 (check-sat)
 (pop)
 
@@ -137,10 +122,9 @@
 ; obligation 4: condition=B_positive region=f1.B1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x2 () Real)
-(declare-fun exp_2 () Real)
-(declare-fun x1 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 x2)))
 (assert (let ((a!1 (+ 1.0 x2 (/ (* x2 x2) 2.0) (/ (* (* x2 x2) x2) 6.0))))
@@ -150,22 +134,8 @@
 (assert (let ((a!1 (- (+ (- 1.0 x2) (/ (* x2 x2) 2.0)) (/ (* (* x2 x2) x2) 6.0))))
   (=> (<= x2 0.0) (>= 1.0 (* exp_1 a!1)))))
 (assert (=> (< x2 1.0) (>= 1.0 (* exp_1 (- 1.0 x2)))))
-(assert (> exp_2 0.0))
-(assert (>= exp_2 (+ 1.0 x1)))
-(assert (let ((a!1 (+ 1.0 x1 (/ (* x1 x1) 2.0) (/ (* (* x1 x1) x1) 6.0))))
-  (>= exp_2 a!1)))
-(assert (let ((a!1 (<= exp_2 (+ 1.0 x1 (/ (* x1 x1) 2.0)))))
-  (=> (<= x1 0.0) a!1)))
-(assert (let ((a!1 (- (+ (- 1.0 x1) (/ (* x1 x1) 2.0)) (/ (* (* x1 x1) x1) 6.0))))
-  (=> (<= x1 0.0) (>= 1.0 (* exp_2 a!1)))))
-(assert (=> (< x1 1.0) (>= 1.0 (* exp_2 (- 1.0 x1)))))
-(assert (=> (<= x1 x2) (<= exp_2 exp_1)))
-(assert (=> (<= x2 x1) (<= exp_1 exp_2)))
-(assert (=> (< x1 x2) (< exp_2 exp_1)))
-(assert (=> (< x2 x1) (< exp_1 exp_2)))
-(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (> a!1 a!2) (not (and (> a!1 0.0))))))
+(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
+  (and (not (and (> a!1 0.0))))))
 (check-sat)
 (pop)
 
@@ -264,6 +234,7 @@
 ; obligation 7: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -292,13 +263,14 @@
 (assert (=> (< x1 x2) (< exp_1 exp_2)))
 (assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
       (a!2 (* (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (= a!1 a!2) (not (and (> a!1 0.0))) (not (and (> a!2 0.0))))))
+  (and (not (and (> a!1 0.0))) (not (and (> a!2 0.0))))))
 (check-sat)
 (pop)
 
 ; obligation 8: condition=cover region=f1.B1.m= answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m= (l1 metric)
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -325,23 +297,23 @@
 (assert (=> (<= x1 x2) (<= exp_1 exp_2)))
 (assert (=> (< x2 x1) (< exp_2 exp_1)))
 (assert (=> (< x1 x2) (< exp_1 exp_2)))
-(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2))
-      (a!3 (/ 1.0
+(assert (let ((a!1 (/ 1.0
               (* (+ 1.0 (* exp_1 exp_1) (* 2.0 exp_1))
                  (+ 1.0 (* exp_1 exp_1) (* 2.0 exp_1)))))
-      (a!4 (/ 1.0
-              (* (* (+ 1.0 exp_1) (+ 1.0 exp_1)) (+ 1.0 exp_1) (+ 1.0 exp_1))))
-      (a!5 (/ 1.0
+      (a!2 (* (/ 1.0
+                 (* (+ 1.0 exp_1) (+ 1.0 exp_1) (+ 1.0 exp_1) (+ 1.0 exp_1)))
+              (* exp_1 exp_1)))
+      (a!3 (/ 1.0
               (* (+ 1.0 (* exp_2 exp_2) (* 2.0 exp_2))
                  (+ 1.0 (* exp_2 exp_2) (* 2.0 exp_2)))))
-      (a!7 (/ 1.0
-              (* (* (+ 1.0 exp_2) (+ 1.0 exp_2)) (+ 1.0 exp_2) (+ 1.0 exp_2)))))
-(let ((a!6 (and (<= (* a!3 (* exp_1 exp_1)) (* a!4 (* exp_1 exp_1)))
-                (<= (* a!5 (* exp_2 exp_2)) (* a!4 (* exp_1 exp_1)))))
-      (a!8 (and (<= (* a!3 (* exp_1 exp_1)) (* a!7 (* exp_2 exp_2)))
-                (<= (* a!5 (* exp_2 exp_2)) (* a!7 (* exp_2 exp_2))))))
-  (and (= a!1 a!2) (not a!6) (not a!8)))))
+      (a!5 (* (/ 1.0
+                 (* (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2)))
+              (* exp_2 exp_2))))
+(let ((a!4 (and (<= (* a!1 (* exp_1 exp_1)) a!2)
+                (<= (* a!3 (* exp_2 exp_2)) a!2)))
+      (a!6 (and (<= (* a!1 (* exp_1 exp_1)) a!5)
+                (<= (* a!3 (* exp_2 exp_2)) a!5))))
+  (and (not a!4) (not a!6)))))
 (check-sat)
 (pop)
 

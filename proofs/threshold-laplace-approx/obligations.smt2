@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for threshold-laplace-approx
 ; config: examples/threshold-laplace-approx.yaml
 ; config-sha256: ad51a7f270eaba758fdd573555aa1b624acd043bb16a8cbc381d4e78754f8fbf
-; code-sha256: 7820067c6d3eb02111514e515da2de3af116baf93a533f58b35063921d8f23fd
+; code-sha256: 22f455e794fe059ab87346e4d885d54a4359a3c5fdbded3b6157a0065ec573f6
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -10,35 +10,26 @@
 ; obligation 1: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
-(declare-fun x () Real)
-(assert (and (>= (/ 1.0 2.0) x)
-     (<= (- (/ 1.0 2.0)) x)
-     (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-     (not (and (> 1.0 0.0)))))
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(assert (and (not (and (> 1.0 0.0)))))
 (check-sat)
 (pop)
 
 ; obligation 2: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (and (<= 1.0 (* (^ 1.0 2.0) (^ 1.0 2.0))))))
-  (and (>= (/ 1.0 2.0) x)
-       (<= (- (/ 1.0 2.0)) x)
-       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (not a!1))))
+  (and (not a!1))))
 (check-sat)
 (pop)
 
 ; obligation 3: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
-(declare-fun x () Real)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
-  (and (>= (/ 1.0 2.0) x)
-       (<= (- (/ 1.0 2.0)) x)
-       (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       a!1)))
+  (and a!1)))
 (check-sat)
 (pop)
 
@@ -62,18 +53,12 @@
 ; obligation 5: condition=cover region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (let ((a!1 (> (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x)))
-              (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) x)))))
-      (a!2 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))) 2.0))
-      (a!4 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))))))
-(let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
-  (and (> (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> (* (- 1.0) x) x)
-       a!1
-       (not a!3)
-       a!4))))
+(assert (let ((a!1 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))) 2.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (- (/ 1.0 20.0)) x))))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
+  (and (not a!2) a!3))))
 (check-sat)
 (pop)
 
@@ -118,19 +103,12 @@
 ; obligation 8: condition=cover region=f3.B2.a1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m2
 (push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun x () Real)
-(assert (let ((a!1 (> (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x)))
-              (/ 1.0 (+ (/ 1.0 2.0) x))))
-      (a!2 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))) 2.0))
-      (a!4 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))))))
-(let ((a!3 (and (<= 0.0 (* (^ 0.0 2.0) a!2)))))
-  (and (<= (- (/ 1.0 2.0)) x)
-       (< (/ 1.0 2.0) x)
-       (< (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))
-       (> x (* (- 1.0) x))
-       a!1
-       (not a!3)
-       a!4))))
+(assert (let ((a!1 (^ (/ 1.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))) 2.0))
+      (a!3 (=> true (distinct 0.0 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) x))))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
+  (and (not a!2) a!3))))
 (check-sat)
 (pop)
 
