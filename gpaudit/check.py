@@ -6,9 +6,12 @@ Only sound methods can raise a verdict to certified; the audit can only refute.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import signal
 import threading
 import time
+
+import sympy as sp
 
 
 from .audit.run import audit_main, audit_seeds, triple_witness
@@ -155,6 +158,8 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
             seconds=round(max(KERNEL_SECONDS_MIN, RUN_SECONDS - (time.perf_counter() - t0))))
         if cert_json is not None:
             info["certificate"] = cert_json
+        if kernel_check is not None and kernel_check.evidence.get("at_requirement"):
+            upper = numbers.up(verified.epsilon_upper)      # what the kernel certified: the claim
         if kernel_check is not None:
             cert_checks = list(cert_checks) + [kernel_check]
         info["certified_bound"] = _certified_bound(mech, proof)
@@ -261,13 +266,19 @@ def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None, seco
     except (ValueError, TypeError) as err:
         return None, Check("kernel.certificate", UNKNOWN, "kernel", f"no certificate could be written: {err}"), None
     t0 = time.perf_counter()
-    try:
-        with budget.work_budget(KERNEL_STEPS, seconds) as work:
-            try:
-                v = kcert.check(handoff.problem(mech), cert, prepared)
-            finally:
-                ended, stopped = work.left() <= 0, work.stopped()
-    except kcert.Rejected as err:
+    v, err, ended, stopped = _kernel_run(mech, cert, prepared, seconds)
+    looser = None if v is not None or ended or stopped else at_requirement(mech, cert, err)
+    if looser is not None:
+        # the generator's tightest constants are beyond what the kernel can prove (a bound proved by
+        # an arb enclosure, say); the constants the claim requires may not be: the kernel decides
+        # the certificate with those, and certifies the claim itself, no tighter
+        left = None if seconds is None else max(1, round(seconds - (time.perf_counter() - t0)))
+        v2, err2, ended, stopped = _kernel_run(mech, looser, prepared, left)
+        if v2 is not None:
+            v, cert, cert_json = v2, looser, handoff.to_json(looser)
+        else:
+            err = err2
+    if v is None:
         failed = [o.name for o in err.outcomes if not o.holds]
         return None, Check("kernel.certificate", UNKNOWN, "kernel: every obligation re-derived and decided (z3, no cache)",
                            f"the kernel did not accept the certificate: {', '.join(failed[:6])}"
@@ -277,9 +288,42 @@ def kernel_check_of(mech, proof, upper, cert_checks, within, prepared=None, seco
                            + (f" (the kernel's watchdog ended the check: {stopped})" if stopped else ""),
                            {"failed": failed, "obligations": len(err.outcomes)}), cert_json
     n = len(v.outcomes)
+    how = (" (at the constants the claim requires: the generator's tighter ones were not all proved)"
+           if looser is not None and cert is looser else "")
     return v, Check("kernel.certificate", CERTIFIED, "kernel: every obligation re-derived and decided (z3, no cache)",
-                    f"{n} obligations of route {v.route} hold; rate <= {numbers.decimal_up(v.epsilon_upper, 12)}",
-                    {"obligations": n, "seconds": round(time.perf_counter() - t0, 3)}), cert_json
+                    f"{n} obligations of route {v.route} hold; rate <= {numbers.decimal_up(v.epsilon_upper, 12)}{how}",
+                    {"obligations": n, "seconds": round(time.perf_counter() - t0, 3),
+                     "at_requirement": cert is looser}), cert_json
+
+
+def _kernel_run(mech, cert, prepared, seconds):
+    """(Verified or None, Rejected or None, the work budget ended, the watchdog's note or "")."""
+    try:
+        with budget.work_budget(KERNEL_STEPS, seconds) as work:
+            try:
+                v = kcert.check(handoff.problem(mech), cert, prepared)
+            finally:
+                ended, stopped = work.left() <= 0, work.stopped()
+    except kcert.Rejected as err:
+        return None, err, ended, stopped
+    return v, None, ended, stopped
+
+
+def at_requirement(mech, cert, rejected):
+    """The certificate with every region's constants raised to what the claim requires (a = 1,
+    c = gamma) and the bound E set to the claim's epsilon, where the kernel rejected only the
+    regions' cover and smooth bounds of a pure claim's regions route and some constant is below
+    that; else None.  The kernel decides it afresh: nothing of the first check is kept."""
+    failed = [o.name for o in rejected.outcomes if not o.holds]
+    if (cert.route != "regions" or cert.delta_route is not None or not failed
+            or not all(n.startswith(("cover[", "smooth[")) for n in failed)):
+        return None
+    one, gamma = sp.Integer(1), sp.sympify(mech.spec.bound.gamma)
+    raised = tuple(dataclasses.replace(r, a=one if numbers.le(r.a, one) else r.a,
+                                       c=gamma if numbers.le(r.c, gamma) else r.c) for r in cert.regions)
+    if raised == cert.regions:
+        return None
+    return dataclasses.replace(cert, regions=raised, epsilon_upper=sp.sympify(mech.spec.claim.epsilon))
 
 
 PROOF_SKIPPED = ("skipped: a witness verified on the exact model settles refuted, and no proof can change "
@@ -378,6 +422,12 @@ def advice(mech, checks, upper, untraced: str = "") -> str:
         return ("the certified rate is unbounded or not resolved for this family and bound (see "
                 "certificate.rate); a family with bounded |1 + u psi(u)| (Student-t, GenCauchy, PolyPlace) "
                 "or gamma = 0 could certify it")
+    kernel = next((c for c in checks if c.id == "kernel.certificate" and c.status == UNKNOWN), None)
+    if kernel is not None:
+        failed = (kernel.evidence or {}).get("failed", [])
+        return (f"the proof stage's certificate is within the claim but the kernel could not prove "
+                f"{', '.join(failed[:3]) or 'its obligations'} (see kernel.certificate), and nothing is certified without "
+                "it: simpler formulas for f and B, or exact constants, could certify it")
     if upper is not None:
         return (f"the certified bound {numbers.decimal_up(upper, 6)} is above the claim and no violation was found: "
                 "the claim may hold but gpaudit cannot show it; audit harder (--effort thorough) to look "

@@ -180,7 +180,21 @@ class Atoms:
                     den = sp.rem(sp.expand(den), S**q - g, S)
             except sp.PolynomialError:
                 continue
-        return sp.cancel(num / den)
+        return _cancel(num / den)
+
+
+def _cancel(e):
+    """sympy.cancel, over the algebraic numbers in e where there are some: plain cancel takes
+    sqrt(2) as a variable s, and after sympy has written s^2 as 2 a common factor with sqrt(2) in
+    its coefficients is no longer one (a squared gradient on a round corner kept a quartic over a
+    quartic that z3 could not decide in a minute; over Q(sqrt 2) it is a quadratic over a quadratic)."""
+    if any(a.is_Pow and a.base.is_Rational and a.exp.is_Rational and not a.exp.is_Integer
+           for a in e.atoms(sp.Pow)):
+        try:
+            return sp.cancel(e, extension=True)
+        except (sp.PolynomialError, NotImplementedError, ValueError, TypeError):
+            pass
+    return sp.cancel(e)
 
 
 _MEMO = Memo()

@@ -152,3 +152,75 @@ def test_calibrate_keeps_comments_and_layout_and_marks_what_it_changed(tmp_path)
     assert "# no longer used: noise.eta was calibrated" in got
     r = check_file(out, effort="quick")
     assert r.verdict == "certified" and r.epsilon_upper <= 1
+
+
+KDE3 = """\
+gpaudit: 1
+name: kde3-constant
+input:
+  dim: 3
+query:
+  kind: gaussian_kde
+  t: [0, 1, 0]
+  h: 2
+bound:
+  growth: exponential
+  gamma: 0
+  kind: constant
+  value: 1
+noise:
+  family: laplace
+  eta: 1
+claim:
+  epsilon: {eps}
+"""
+
+
+def test_a_certificate_the_kernel_cannot_prove_at_its_tightest_is_checked_at_the_claims_constants(tmp_path):
+    """3-D Gaussian KDE (h = 2), B = 1, Laplace with eta = 1: the loss rate is sup |grad f| =
+    1/(h sqrt(e)) = 0.3033.  The proof stage proves a = 0.304 (by an arb enclosure of the
+    exponential); z3 with the translator's Taylor facts of exp cannot, so the kernel rejects that
+    certificate.  With the constants the claim requires (a = 1, c = gamma = 0) and E = epsilon, the
+    kernel proves every obligation: certified <= 1, not tighter, and the report carries that
+    certificate, which `gpaudit verify` accepts.  A claim below the rate is still refuted."""
+    import json
+
+    from gpaudit.cli import main as cli
+    p = tmp_path / "kde3.yaml"
+    p.write_text(KDE3.format(eps=1))
+    r = check_file(str(p))
+    kernel = next(c for c in r.checks if c.id == "kernel.certificate")
+    assert r.verdict == "certified" and kernel.evidence["at_requirement"] is True
+    assert mp.mpf(r.epsilon_upper) == 1 and "at the constants the claim requires" in kernel.detail
+    assert [(g["a"], g["c"]) for g in r.info["certificate"]["regions"]] == [("1", "0")]
+    out = tmp_path / "kde3.json"
+    assert cli(["check", str(p), "--json", str(out), "-q"]) == 0
+    assert json.loads(out.read_text())["epsilon_upper"].startswith("1")
+    assert cli(["verify", str(out), str(p)]) == 0
+    bad = tmp_path / "kde3-bad.yaml"
+    bad.write_text(KDE3.format(eps="1/4"))
+    assert check_file(str(bad)).verdict == "refuted"
+
+
+def test_only_a_rejection_of_cover_and_smooth_below_the_requirement_is_retried():
+    """at_requirement raises the regions' constants only where the kernel rejected nothing but
+    cover / smooth bounds of a pure claim's regions route, and some constant is below 1 / gamma."""
+    from types import SimpleNamespace
+
+    from gpaudit.check import at_requirement
+    from gpaudit.kernel import certificate as kc
+    mech = SimpleNamespace(spec=SimpleNamespace(bound=SimpleNamespace(gamma=sp.Rational(1, 9)),
+                                                claim=SimpleNamespace(epsilon=sp.Integer(1))))
+    tight = kc.Region("R", (), (), sp.Rational(1, 2), sp.Rational(1, 20))
+    cert = kc.Certificate("regions", (tight,), sp.Rational(1, 2))
+
+    def rejected(*names):
+        return kc.Rejected([kc.Outcome(n, False, "z3 unknown") for n in names] + [kc.Outcome("owned[f]", True, "z3 unsat")])
+    raised = at_requirement(mech, cert, rejected("cover[R]", "smooth[R]"))
+    assert raised.regions[0].a == 1 and raised.regions[0].c == sp.Rational(1, 9) and raised.epsilon_upper == 1
+    assert at_requirement(mech, cert, rejected("cover[R]", "continuous[f1|f2]")) is None     # not a constant's fault
+    assert at_requirement(mech, cert, rejected("rate[R]")) is None
+    assert at_requirement(mech, kc.Certificate("regions", (tight,), sp.Rational(1, 2), "lemma_3_6"),
+                          rejected("cover[R]")) is None                                      # a delta route
+    at = kc.Region("R", (), (), sp.Integer(1), sp.Rational(1, 9))
+    assert at_requirement(mech, kc.Certificate("regions", (at,), sp.Integer(1)), rejected("cover[R]")) is None
