@@ -714,8 +714,8 @@ def _lemma_31(run: _Run, P: Problem, cert: Certificate):
     if not run.exact("lipschitz_constant", K is not None and numbers.le(0, K) is True, f"K = {K}"):
         return
     for r in cert.regions:
-        def prop(a):
-            g2 = sp.Add(*[g**2 for g in _grads(a.f, P.syms)])
+        def prop(a):    # |grad f|^2 / K^2 <= 1, by inner products through the roots (as cover's)
+            g2 = run.roots.norm_sq(run.roots.atomize(a.f), P.syms)
             return _le(sp.powsimp(sp.expand(g2 / K**2), combine="exp"), 1)
         run.need(f"lipschitz[{r.label}]", _some_alt(r, prop), within=r.conds, relax=True)
     run.exact("B_positive", _nonconstant(P, cert), f"grad f != 0 strictly inside a region at z = {cert.point}")
