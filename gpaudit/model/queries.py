@@ -321,7 +321,7 @@ def build_query(qs: QuerySpec, dim: int, base: str | None = None) -> Query:
         radial = tuple(float(v) for v in F["t"])
     elif k == QueryKind.PIECEWISE:
         expr = sp.Piecewise(*[(p.value, p.where) for p in qs.pieces])
-        marks, scale, K = piecewise_landmarks(qs.pieces, syms), 1.0, None
+        marks, scale, K = piecewise_landmarks(qs.pieces, syms), 1.0, piecewise_lipschitz(qs.pieces, syms)
     else:  # pragma: no cover - the loader rejects unknown kinds
         raise ValueError(k)
     f_np, f_math = to_numpy(expr, syms), to_math(expr, syms)
@@ -348,6 +348,27 @@ def _kde_float(t, h):
             return float("nan")
 
     return f_np, f_math
+
+
+def piecewise_lipschitz(pieces, syms):
+    """K = the largest Euclidean norm of the pieces' gradients, where every piece is affine in the
+    inputs with rational squared gradient norms (each gradient a constant vector); else None.  A
+    continuous piecewise-affine f is K-Lipschitz.  Lemma 3.1 needs only that some K exists: the
+    proof stage and the kernel prove |grad f| <= K on every piece and f continuous themselves, so
+    this K is a candidate, never a premise."""
+    best = sp.Integer(0)
+    for p in pieces:
+        v = sp.sympify(p.value)
+        try:
+            if v.free_symbols - set(syms) or sp.Poly(v, *syms).total_degree() > 1:
+                return None
+        except sp.PolynomialError:
+            return None
+        g2 = sp.Add(*[sp.diff(v, s)**2 for s in syms])
+        if not g2.is_Rational:
+            return None
+        best = max(best, g2)
+    return sp.sqrt(best)
 
 
 def piecewise_landmarks(pieces, syms):

@@ -134,7 +134,10 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
                     evidence(P, "defined")),
               Check("proof.lipschitz", CERTIFIED if lip_ok else UNKNOWN,
                     summary(P.records, "lipschitz") + (" + " + summary(P.records, "continuity") if cont else ""),
-                    f"f is globally K-Lipschitz, K = {K}: |grad f| <= K on {len(leaves)} region(s), f continuous"
+                    (f"f is globally K-Lipschitz, K = {K}: |grad f| <= K on {len(leaves)} region(s), f continuous"
+                     if lip_ok else f"not shown: |grad f| <= K = {K} proved on {sum(lip)} of {len(leaves)} region(s)"
+                     + ("" if all(cont) else ", f not shown continuous across its pieces")
+                     + ("" if all(dfn) else ", f not shown defined"))
                     + (f" ({err_text})" if err_text else "") + in_metric,
                     evidence(P, "lipschitz", {"K": str(K)}))]
     premise = "f Lambda-locally Lipschitz (proof.lipschitz)"
@@ -148,7 +151,8 @@ def lemma_31_route(mech, timeout_ms: int) -> ProofOutcome:
                         f"condition 2: B*(x) <= g(x,x') B*(x'), so |grad ln B*| <= gamma = {gamma} (c = gamma); "
                         f"premise: {premise}"))
     checks.append(Check("proof.continuity", st, LEMMA_31 + " + z3 unsat (f)",
-                        "f continuous across its pieces (proved); B* continuous by condition 2"))
+                        "f continuous across its pieces (proved); B* continuous by condition 2" if all(cont) else
+                        "f not shown continuous across its pieces (a jump leaves f without a Lipschitz constant)"))
     why = two_point_needed(spec)
     for c in ("two_point_cover", "two_point_smooth"):
         checks.append(Check(f"proof.{c}", SKIPPED, "none", SKIP_TWO_POINT) if why is None else
