@@ -41,13 +41,23 @@ def pytest_configure(config):
         config.addinivalue_line("markers", f"{tier}: a test of the tests/{tier}/ tier (tests/README.md)")
 
 
+# The files that take longest (minutes of the whole suite's time, measured with --durations), run
+# first: pytest-xdist hands out files in the order collected (--dist loadfile), and a long file
+# started last leaves the other workers idle at the end.  Order only: every test still runs.
+LONGEST_FIRST = ("test_sympy_cache_independent.py", "test_param_range.py", "test_kernel_rules.py",
+                 "test_catalog.py", "test_metric.py", "test_claims.py", "test_every_run_ends.py")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Mark each test with its tier (``-m kernel``, ``-m "pipeline and not slow"``); then, without
-    --slow (and without an explicit -m), deselect the tests marked slow."""
+    """Mark each test with its tier (``-m kernel``, ``-m "pipeline and not slow"``) and put the
+    longest files first; then, without --slow (and without an explicit -m), deselect the tests
+    marked slow."""
     for item in items:
         tier = tier_of(item.path)
         if tier is not None:
             item.add_marker(tier)
+    rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: the rest keep their order
     if config.getoption("--slow") or config.option.markexpr:
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
