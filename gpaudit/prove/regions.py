@@ -189,20 +189,30 @@ def nonempty(conds, timeout_ms=3000, params=()) -> bool:
 
     A float64 sample point satisfying every condition settles "nonempty" without z3: True is the
     answer that needs no proof (a region kept needlessly only adds vacuous obligations; only a
-    region dropped must be shown empty, and that is always z3's unsat)."""
-    return _NONEMPTY.get_or((frozenset(conds), frozenset(params)), lambda: _nonempty(conds, timeout_ms, params))
+    region dropped must be shown empty, and that is always z3's unsat).  Only a settled answer is
+    memoised (a sample point, z3's sat or unsat, no translation): an unknown depends on the budget
+    left and the wall clock, and is asked again the next time."""
+    key = (frozenset(conds), frozenset(params))
+    if key not in _NONEMPTY:
+        value, settled = _nonempty(conds, timeout_ms, params)
+        if not settled:
+            return value
+        _NONEMPTY[key] = value
+    return _NONEMPTY[key]
 
 
-def _nonempty(conds, timeout_ms, params) -> bool:
+def _nonempty(conds, timeout_ms, params) -> tuple[bool, bool]:
+    """(nonempty, settled): settled unless z3 was asked and answered unknown."""
     if not params and _sample_hit(conds):
-        return True
+        return True, True
     try:
         q = _conjunction_query(conds, params)
     except zb.Unsupported:
-        return True
+        return True, True
     # different condition sets often make the same formula (sympy's And drops duplicates and
     # flattens): z3's answer to it is replayed (see gpaudit.runtime.solve)
-    return runtime.solve(q, timeout_ms, use_cache=False, replay=_REPLAY).status != zb.UNSAT
+    status = runtime.solve(q, timeout_ms, use_cache=False, replay=_REPLAY).status
+    return status != zb.UNSAT, status != zb.UNKNOWN
 
 
 _REPLAY = Memo(4000)

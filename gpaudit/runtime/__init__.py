@@ -29,7 +29,8 @@ def solve(q, budget_ms: int, want_model=(), use_cache=True, replay: dict | None 
     made, by the query's exact text and the arguments: an identical query asked again gets the answer
     and is charged the steps of that call, exactly what a new call would give -- the same
     formula with the same step limit in a fresh context -- and where the stage's budget left
-    would cut the limit, the call is made again."""
+    would cut the limit, the call is made again.  An answer the wall clock cut (an unknown whose
+    reason names z3door.WALL_CLOCK_NOTE) is not kept: it is not what the same call gives."""
     if replay is not None:
         key = (texts.key_text(q), budget_ms, tuple(want_model), use_cache)
         limit = z3door.step_limit(budget_ms, q.digits, q.transcendental)[0]
@@ -39,7 +40,8 @@ def solve(q, budget_ms: int, want_model=(), use_cache=True, replay: dict | None 
             return hit[0]
         before = budget.WORK.spent
         ans = _advised(q, budget_ms, want_model, use_cache)
-        replay[key] = (ans, limit, budget.WORK.spent - before)
+        if z3door.WALL_CLOCK_NOTE not in ans.reason:     # a wall-clock unknown depends on the machine and
+            replay[key] = (ans, limit, budget.WORK.spent - before)    # the moment: never replayed
         return ans
     return _advised(q, budget_ms, want_model, use_cache)
 

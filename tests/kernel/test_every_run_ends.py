@@ -78,3 +78,36 @@ def test_the_kernels_watchdog_ends_its_check_unknown_and_names_itself(monkeypatc
     assert str(kernel.status) == "unknown"
     assert "the kernel's watchdog ended the check: wall-clock limit: 0 s" in kernel.detail
     assert z3door.WALL_CLOCK_NOTE in kernel.detail
+
+
+def test_what_the_wall_clock_cut_is_not_remembered_by_the_next_check(monkeypatch):
+    """A check whose proof stage the wall clock stopped, then the same configuration again in the
+    same process: the second gets the verdict and bound of a fresh process (certified <= 2/3).  The
+    proof stage's memo of non-empty regions once kept the stopped run's unknowns as "non-empty", and
+    the second check certified only the family's rate (0.8139) on regions it could not prune."""
+    from pathlib import Path
+
+    import mpmath as mp
+    example = Path(__file__).resolve().parents[2] / "examples" / "threshold-student-t.yaml"
+    with monkeypatch.context() as m:
+        m.setattr(engine, "STAGE_SECONDS", 0)
+        m.setenv("GPAUDIT_NO_AHEAD", "1")
+        assert str(check_file(str(example)).verdict) == "unknown"
+    r = check_file(str(example))
+    assert str(r.verdict) == "certified" and abs(r.epsilon_upper - mp.mpf(2) / 3) < 1e-8
+
+
+def test_a_replayed_answer_is_never_one_the_wall_clock_cut():
+    """runtime.solve's replay memo keeps the answers of calls made, not a call the wall clock stopped."""
+    from gpaudit import runtime
+    from gpaudit.runtime import budget
+    import z3
+    x = z3.Real("x")
+    q = z3door.Query(z3.And(x * x < 0), [], [])
+    replay: dict = {}
+    with budget.work_budget(10**8, 0):
+        time.sleep(0.01)
+        ans = runtime.solve(q, 1000, use_cache=False, replay=replay)
+    assert ans.status == z3door.UNKNOWN and z3door.WALL_CLOCK_NOTE in ans.reason
+    assert replay == {}
+    assert runtime.solve(q, 1000, use_cache=False, replay=replay).status == z3door.UNSAT and len(replay) == 1
