@@ -276,6 +276,7 @@ def test_the_rescaled_one_dimensional_closed_form_is_the_weighted_brute_force_b_
     assert np.max(np.abs(plain.bound.B_np(xs[:, None]) - ref) / ref) > 0.5   # the unweighted B* is not it
 
 
+@pytest.mark.slow  # a check and a second kernel check (about 4 s)
 def test_lemma_3_1s_lipschitz_bound_on_a_round_corner_is_proved_without_the_corner(tmp_path):
     """The two-way threshold (T1 = 1, T2 = 2, tau = 1/2) in the l1 metric goes by Lemma 3.1:
     |grad f|^2 <= K^2 on every region.  On the round corner f = c - 2 sqrt(u), and |grad f|^2,

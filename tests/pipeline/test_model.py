@@ -206,7 +206,8 @@ def test_a_piecewise_affine_query_has_the_largest_gradient_norm_of_its_pieces_as
     assert piecewise_lipschitz([P(value=sp.exp(x1))], (x1, x2)) is None
 
 
-@pytest.mark.parametrize("metric", ["l2", "l1", "linf"])
+@pytest.mark.parametrize("metric", ["l2", pytest.param("l1", marks=pytest.mark.slow),    # the audit in l1 and
+                                    pytest.param("linf", marks=pytest.mark.slow)])     # linf: 2-3 s each
 def test_smooth_sensitivity_of_a_continuous_piecewise_affine_query_is_certified_by_lemma_3_1(tmp_path, metric):
     """f = clamp(x1 + x2, 0, 1) with B = B* of Definition 9 and the paper's GenCauchy constants: Lemma
     3.1 needs f Lipschitz with some known K; the pieces are affine, so K = sqrt(2) (the largest
