@@ -158,9 +158,9 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
             seconds=round(max(KERNEL_SECONDS_MIN, RUN_SECONDS - (time.perf_counter() - t0))))
         if cert_json is not None:
             info["certificate"] = cert_json
-        if kernel_check is not None and kernel_check.evidence.get("at_requirement"):
-            upper = numbers.up(verified.epsilon_upper)      # what the kernel certified: the claim
         if kernel_check is not None:
+            if kernel_check.evidence.get("at_requirement"):
+                upper = numbers.up(verified.epsilon_upper)      # what the kernel certified: the claim
             cert_checks = list(cert_checks) + [kernel_check]
         info["certified_bound"] = _certified_bound(mech, proof)
         info["proof_cache_reused"] = proof.cache_reused()

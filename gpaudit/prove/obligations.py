@@ -319,7 +319,7 @@ def original(pair):
 
 def _build(condition, region, claim, make, params, bound=None, sym_region=(), claim_of=None,
            make_alone=None) -> Obligation:
-    def query(extra=None):
+    def query(extra=None, make=make):
         tr = zb.Translator()
         formula = make(tr)
         if extra is not None:
@@ -338,8 +338,7 @@ def _build(condition, region, claim, make, params, bound=None, sym_region=(), cl
     alone = None
     if make_alone is not None:
         try:
-            tr = zb.Translator()
-            alone = tr.query(make_alone(tr), [tr(p) for p in params])
+            alone = query(make=make_alone)
         except zb.Unsupported:
             alone = None
     return Obligation(condition, region, claim, q, bound, notes=list(q.notes), sym_region=tuple(sym_region),
@@ -359,7 +358,15 @@ def _on_leaf(condition, leaf: Leaf, claim, prop, params, bound=None, sym_region=
 def _nonlinear(conds) -> bool:
     """Some relation of the conditions is not linear in its symbols (a root, an exponential, a
     product): only such conditions make a query harder, linear ones are cheap for z3, and a call
-    without them that does not prove costs more than it saves."""
+    without them that does not prove costs more than it saves.  Memoised: every obligation of a
+    leaf asks it of the same conditions."""
+    return _NONLINEAR.get_or(tuple(conds), lambda: _has_nonlinear(conds))
+
+
+_NONLINEAR = Memo(4000)
+
+
+def _has_nonlinear(conds) -> bool:
     for c in conds:
         for rel in sp.sympify(c).atoms(sp.core.relational.Relational):
             e = rel.lhs - rel.rhs
