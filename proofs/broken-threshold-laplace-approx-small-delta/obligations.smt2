@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-threshold-laplace-approx-small-delta
 ; config: examples/broken/threshold-laplace-approx-small-delta.yaml
 ; config-sha256: b2f4878e48f119140ce5c1b91d4ebfc7882ce9f22367ac9b9a9290fca443dbd8
-; code-sha256: 2f35cdb75101280b2623c37ce193be427016ffbeb074523570f0c988d16d9c66
+; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm1-large-gamma
 ; config: examples/broken/laud-thm1-large-gamma.yaml
 ; config-sha256: c2fdbe0ded50ca7e3c4f89808b88442799400cfff0d349d8b6a15ada0f240f58
-; code-sha256: 2f35cdb75101280b2623c37ce193be427016ffbeb074523570f0c988d16d9c66
+; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
