@@ -181,42 +181,43 @@ def _ratio(a, b):
 
 
 def linked(e):
-    """(e', alias): e with every exp(a) written as E^n for one symbol E = exp(b) per group of
+    """(sub, alias): sub writes every exp(a) of e as E^n for one symbol E = exp(b) per group of
     arguments that are rational multiples of each other (exp(x/5) = E^2 with E = exp(x/10)): an
     identity, so that z3 sees one variable for the group (it knows nothing of exp but the facts the
     translator states for E, and sympy merges exp(a) exp(a) into exp(2a) on its own).  alias maps
-    each E to the exp(b) it stands for (the translator's alias)."""
+    each E to the exp(b) it stands for (the translator's alias); the translator writes each exp(a)
+    of sub as its E^n (Translator.linked), e itself is not rebuilt.  exp(b) itself, where it is in
+    e, is left out of sub: it is what E stands for."""
     atoms = sorted(e.atoms(sp.exp), key=sp.default_sort_key)
     groups: list[list] = []
     for a in atoms:
-        for g in groups:
-            r = _ratio(a.args[0], g[0].args[0])
-            if r is not None:
-                g.append(a)
-                break
-        else:
-            groups.append([a])
+        g = next((g for g in groups if _ratio(a.args[0], g[0].args[0]) is not None), None)
+        if g is None:
+            groups.append(g := [])
+        g.append(a)
     sub, alias = {}, {}
     for k, g in enumerate(groups):
         if len(g) < 2:
             continue
         ratios = [_ratio(a.args[0], g[0].args[0]) for a in g]
-        den = sp.ilcm(*[r.q for r in ratios]) if len(ratios) > 1 else ratios[0].q
-        num = sp.igcd(*[(r * den).p for r in ratios]) if len(ratios) > 1 else (ratios[0] * den).p
+        den = sp.ilcm(*[r.q for r in ratios])              # a group has two members or more
+        num = sp.igcd(*[(r * den).p for r in ratios])
         E = sp.Symbol(f"linked_exp_{k}", positive=True)
         alias[E] = sp.exp(g[0].args[0] * num / den)
         for a, r in zip(g, ratios):
-            sub[a] = E**int(r * den / num)
-    return (e.xreplace(sub), alias) if sub else (e, alias)
+            if a != alias[E]:
+                sub[a] = E**int(r * den / num)
+    return sub, alias
 
 
 def _translate(tr, *exprs, roots=None):
     """The z3 terms of exprs, translated together after `linked` (one symbol per group of
     exponentials), with the roots' symbols standing for their square roots."""
-    both, alias = linked(sp.Tuple(*exprs))
+    sub, alias = linked(sp.Tuple(*exprs))
     tr.alias.update(alias)
+    tr.linked.update(sub)
     tr.alias.update(roots or {})
-    return [tr(e) for e in both.args]
+    return [tr(e) for e in exprs]
 
 
 def _unsat(formula, budget_ms=BUDGET_MS, roots=None, relax=False) -> tuple[bool, str]:
@@ -404,14 +405,8 @@ class Roots:
 
     def grads(self, e, syms):
         """[de/dx_i] for an atomized e (chain rule through each S)."""
-        out = []
-        for x in syms:
-            d = sp.diff(e, x)
-            for u, S in self.of.items():
-                if e.has(S):
-                    d += sp.diff(e, S) * sp.diff(u, x) / (2 * S)
-            out.append(d)
-        return out
+        roots = [(u, S) for u, S in self.of.items() if e.has(S)]
+        return [sp.diff(e, x) + sp.Add(*[sp.diff(e, S) * sp.diff(u, x) / (2 * S) for u, S in roots]) for x in syms]
 
     def norm_sq(self, e, syms):
         """|grad e|^2 for an atomized e, as sum_(a, b) de/da de/db <grad a, grad b> over the inputs
@@ -443,12 +438,13 @@ class Roots:
         """e with common factors cancelled and S^2 replaced by its radicand (an identity)."""
         try:
             num, den = sp.fraction(sp.cancel(sp.together(e)))
+            reduced = False                     # num / den is cancelled already unless some S^2 was reduced
             for u, S in self.of.items():
                 if num.has(S):
-                    num = sp.rem(sp.expand(num), S**2 - u, S)
+                    num, reduced = sp.rem(sp.expand(num), S**2 - u, S), True
                 if den.has(S):
-                    den = sp.rem(sp.expand(den), S**2 - u, S)
-            return sp.cancel(num / den)
+                    den, reduced = sp.rem(sp.expand(den), S**2 - u, S), True
+            return sp.cancel(num / den) if reduced else num / den
         except (sp.PolynomialError, TypeError, ValueError):
             return e
 
@@ -601,16 +597,11 @@ def _substituted(e, conds):
     def extremum(node):
         args, big = ([node.args[0], -node.args[0]], True) if isinstance(node, sp.Abs) else (
             list(node.args), isinstance(node, sp.Max))
+        ops = (sp.Gt, sp.Ge, sp.Eq) if big else (sp.Lt, sp.Le, sp.Eq)
         for i, ai in enumerate(args):
-            ok = True
-            for j, aj in enumerate(args):
-                if j == i:
-                    continue
-                rels = (sp.Gt(ai, aj), sp.Ge(ai, aj)) if big else (sp.Lt(ai, aj), sp.Le(ai, aj))
-                if not any(r in have for r in rels + (sp.Eq(ai, aj), sp.Eq(aj, ai))):
-                    ok = False
-                    break
-            if ok:
+            # the conditions state ai op aj literally (have holds each relation and its reversal;
+            # unevaluated, as sympy's evaluation of a relation asks its assumptions)
+            if all(any(op(ai, aj, evaluate=False) in have for op in ops) for j, aj in enumerate(args) if j != i):
                 return ai
         return None
     while True:

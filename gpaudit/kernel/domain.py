@@ -17,7 +17,8 @@ import sympy as sp
 
 
 def conditions(expr) -> list:
-    """The definedness conditions of expr (sympy relations), outermost first, deduplicated."""
+    """The definedness conditions of expr (sympy relations), outermost first, deduplicated; left
+    unevaluated: z3 decides them, not sympy's assumptions (which are also slow to ask)."""
     out: list = []
 
     def add(c):
@@ -32,13 +33,13 @@ def conditions(expr) -> list:
         if isinstance(e, sp.Pow):
             base, ex = e.base, e.exp
             if base.free_symbols and ex.is_Rational and not ex.is_Integer:
-                add(sp.Gt(base, 0) if ex < 0 else sp.Ge(base, 0))
+                add(sp.Gt(base, 0, evaluate=False) if ex < 0 else sp.Ge(base, 0, evaluate=False))
             elif base.free_symbols and ex.is_Integer and ex < 0:
-                add(sp.Ne(base, 0))
+                add(sp.Ne(base, 0, evaluate=False))
             elif base.free_symbols and not ex.is_Rational:
-                add(sp.Gt(base, 0))         # u ** a, a irrational or symbolic: exp(a log u)
+                add(sp.Gt(base, 0, evaluate=False))         # u ** a, a irrational or symbolic: exp(a log u)
         elif isinstance(e, sp.log) and e.args[0].free_symbols:
-            add(sp.Gt(e.args[0], 0))
+            add(sp.Gt(e.args[0], 0, evaluate=False))
         for a in e.args:
             walk(a)
 

@@ -246,6 +246,7 @@ class Translator:
         self.notes: list[str] = []
         self._cache: dict = {}
         self.alias: dict = {}          # sympy Dummy -> the expression it stands for
+        self.linked: dict = {}         # exp(a) -> E^n, E a symbol of alias (kernel.certificate.linked)
         self._exps: list[tuple] = []   # (y term, E term)
         self._logs: list[tuple] = []
         self._n = 0
@@ -265,7 +266,7 @@ class Translator:
             self.plain = self.plain and bool(_PLAIN_NAME.fullmatch(name)) and name not in ("true", "false")
         return self.vars[name]
 
-    _STATE = ("vars", "owners", "facts", "notes", "_cache", "alias", "_exps", "_logs")
+    _STATE = ("vars", "owners", "facts", "notes", "_cache", "alias", "linked", "_exps", "_logs")
 
     def snapshot(self) -> dict:
         """A copy of the translation state (the z3 terms themselves are immutable and shared)."""
@@ -339,7 +340,7 @@ class Translator:
         if isinstance(e, sp.Pow):
             return self._pow(e.base, e.exp)
         if isinstance(e, sp.exp):
-            return self._exp(e.args[0])
+            return self(self.linked[e]) if e in self.linked else self._exp(e.args[0])
         if isinstance(e, sp.log):
             return self._log(e.args[0])
         if isinstance(e, sp.Abs):
