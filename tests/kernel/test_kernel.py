@@ -297,7 +297,6 @@ def test_no_global_mpmath_precision_in_the_package():
 
 def test_check_records_are_plain_strings_in_json():
     c = Check("x", kd.CERTIFIED, "m", "d")
-    import json
     assert json.loads(json.dumps(c.to_json()))["status"] == "certified"
     assert Fraction(1, 3) == Fraction(*numbers.exact(Fraction(1, 3)).as_numer_denom())
 

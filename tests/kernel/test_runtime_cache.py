@@ -15,7 +15,6 @@ import pytest
 import z3
 
 from gpaudit.check import check_file
-from gpaudit.cli import main
 from gpaudit.kernel import z3door as zb
 from gpaudit import runtime
 from gpaudit.runtime import budget, texts
@@ -175,17 +174,3 @@ def test_planted_unsat_records_change_no_verdict_and_no_proof_check(name, cache_
     assert checks(again) == checks(honest)
     assert ("proof.cover", "refuted") in [c[:2] for c in checks(again)]
     assert again.info["proof_cache_reused"] == 0
-
-
-def test_the_text_output_says_when_cached_answers_steered_the_run(cache_dir, capsys):
-    rc_first = main(["check", str(REFUTED_BY_COVER), "--full-evidence"])
-    first = capsys.readouterr().out
-    assert rc_first == 1 and "proof cache:" not in first          # a cold run: nothing reused
-    assert any(r["status"] == zb.SAT for r in _records(cache_dir))  # the cover's counterexamples
-    rc_again = main(["check", str(REFUTED_BY_COVER), "--full-evidence"])
-    again = capsys.readouterr().out
-    (line,) = [ln for ln in again.splitlines() if "proof cache:" in ln]
-    assert rc_again == 1 and "reused (they order work, they prove nothing)" in line
-    assert int(line.split("proof cache:")[1].split()[0]) >= 1
-    assert main(["check", str(REFUTED_BY_COVER), "--full-evidence", "-q"]) == 1
-    assert "proof cache" not in capsys.readouterr().out                            # -q: the summary only

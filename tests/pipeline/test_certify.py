@@ -10,7 +10,6 @@ import yaml
 
 from gpaudit.check import check_file
 from gpaudit.cli import main
-from gpaudit.verdict import Check
 
 ROOT = Path(__file__).resolve().parents[2]
 EX = ROOT / "examples"

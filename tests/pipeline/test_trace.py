@@ -9,7 +9,6 @@ import importlib.util
 import json
 import math
 import random
-import textwrap
 
 import mpmath
 import pytest
@@ -440,22 +439,6 @@ def test_broken_traced_configurations_are_refuted(tmp_path, capsys, name, f, B):
     assert code == 1 and rep["verdict"] == "refuted"
     w = rep["witness"]
     assert mpmath.mpf(w["log_ratio"]) > mpmath.mpf(w["epsilon_times_dist"])
-
-
-EXAMPLES = {"traced-threshold.yaml": ("certified", 0), "traced-threshold-bound-too-small.yaml": ("refuted", 1),
-            "traced-threshold-no-cap.yaml": ("refuted", 1)}
-
-
-@pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_usercode_examples(name, tmp_path, capsys):
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2] / "examples" / "usercode"
-    assert sorted(p.name for p in root.glob("traced-*.yaml")) == sorted(EXAMPLES)
-    out = tmp_path / "r.json"
-    code = main(["check", str(root / name), "--effort", "quick", "--json", str(out)])
-    rep = json.loads(out.read_text())
-    assert (rep["verdict"], code) == EXAMPLES[name]
-    assert rep["info"]["query_source"] == rep["info"]["bound_source"] == "traced"
 
 
 def test_build_query_and_bound_trace_with_exact_args(tmp_path):

@@ -53,7 +53,6 @@ def user_checks(r):
 
 # -- 1. exactness is measured --------------------------------------------------------------------
 REPRO_A = "def f(x):\n    return min(max(x[0] + 0.5, 0.0), 1.0)\n\ndef B(x):\n    return 1.0\n"
-REPRO_B = "def f(x):\n    return min(max(3*x[0] + 0.5, 0.0), 1.0)\n\ndef B(x):\n    return 1.0\n"
 R2 = """\
 import math
 import mpmath
@@ -62,19 +61,6 @@ def f(x):
     t = float(x[0]) + 0.5
     return mpmath.mpf(min(max(t, 0.0), 1.0))
 """
-
-
-def test_repro_pair_each_file_on_its_own_module(tmp_path, capsys):
-    a = make(tmp_path / "a", "py-a", REPRO_A)
-    b = make(tmp_path / "b", "py-b", REPRO_B)
-    out = tmp_path / "r.json"
-    code = main(["check", str(a), str(b), "--effort", "quick", "--json", str(out)])
-    capsys.readouterr()
-    ra, rb = json.loads(out.read_text())
-    assert code == 1
-    assert ra["verdict"] in ("unknown", "certified")   # holds over the reals: never refuted
-    assert rb["verdict"] == "refuted" and rb["witness"] is not None
-    assert mpmath.mpf(rb["epsilon_lower"]) > 2.9
 
 
 def test_float_built_mpf_is_not_refuted_on_rounding_noise(tmp_path):
@@ -490,7 +476,7 @@ def test_past_the_callables_time_budget_nothing_is_called_and_nothing_is_decided
 
 def test_a_callable_that_never_returns_is_stopped_by_the_runs_watchdog(tmp_path, monkeypatch):
     """A loop that does not end is bounded by no budget: the run's watchdog (SIGALRM after
-    check.RUN_WATCHDOG_SECONDS, here 2 s) ends the check, unknown, naming the limit, and gives the
+    check.RUN_WATCHDOG_SECONDS, here 1 s) ends the check, unknown, naming the limit, and gives the
     signal handler and the timer back.  Off the main thread (where no signal arrives) there is none."""
     import signal
     import threading
@@ -510,17 +496,17 @@ def test_a_callable_that_never_returns_is_stopped_by_the_runs_watchdog(tmp_path,
         noise: {family: laplace, eta: 1}
         claim: {epsilon: 1}
         """))
-    monkeypatch.setattr(ck, "RUN_WATCHDOG_SECONDS", 2)
+    monkeypatch.setattr(ck, "RUN_WATCHDOG_SECONDS", 1)
     before = signal.getsignal(signal.SIGALRM)
     r = check_spec(load_spec(str(tmp_path / "hang.yaml")))
     assert str(r.verdict) == "unknown" and [c.id for c in r.checks] == ["run"]
-    assert "watchdog stopped the check after 2 s" in r.checks[0].detail and z3door.WALL_CLOCK_NOTE in r.checks[0].detail
+    assert "watchdog stopped the check after 1 s" in r.checks[0].detail and z3door.WALL_CLOCK_NOTE in r.checks[0].detail
     assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     # a timer the calling program set runs on after the check, less the time the check took
     signal.setitimer(signal.ITIMER_REAL, 1000)
     try:
         assert str(check_spec(load_spec(str(tmp_path / "hang.yaml"))).verdict) == "unknown"
-        assert 990 < signal.getitimer(signal.ITIMER_REAL)[0] <= 998
+        assert 990 < signal.getitimer(signal.ITIMER_REAL)[0] <= 999     # less the watchdog's 1 s at least
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     out = []

@@ -85,7 +85,7 @@ def _recompute(w, f, B, eta, logh, k):
         return logp(x) - logp(xp), x, xp
 
 
-# -- planar Laplace under every metric: certified at the true rate, refuted just below --------
+# -- planar Laplace under every metric: refuted just below its true rate ----------------------
 
 CASES = [  # (id, dim, metric, true rate at eta = 1/2)
     ("l2-k2", 2, "l2", "1/2"),
@@ -96,13 +96,6 @@ CASES = [  # (id, dim, metric, true rate at eta = 1/2)
     ("weighted-l2", 2, "{l2: [2, 1]}", "1/2"),
     ("weighted-l1", 2, "{l1: [1, 4]}", "1/2"),
 ]
-
-
-@pytest.mark.parametrize("case,dim,metric,rate", CASES, ids=[c[0] for c in CASES])
-def test_planar_laplace_certified_at_its_rate(tmp_path, case, dim, metric, rate):
-    code, rep = _check(tmp_path, _yaml(tmp_path, case, dim=dim, metric=metric, eps=rate))
-    assert code == 0 and rep["verdict"] == "certified", rep["checks"]
-    assert mp.mpf(rep["epsilon_upper"]) <= mp.mpf(sp.N(sp.sympify(rate), 30)) + mp.mpf(10) ** -12
 
 
 @pytest.mark.parametrize("case,dim,metric,rate", CASES, ids=[c[0] for c in CASES])
