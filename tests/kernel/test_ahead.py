@@ -28,8 +28,10 @@ from gpaudit.verdict import REFUTED
 ROOT = Path(__file__).resolve().parents[2]
 _real_one_thread = rp._one_thread
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or rp.cores() < 2,
-                                reason="deciding ahead needs Linux and a second core")
+# process-level (forked copies deciding ahead): in the slow tier
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not sys.platform.startswith("linux") or rp.cores() < 2,
+                                 reason="deciding ahead needs Linux and a second core")]
 
 
 def _outcome(mech):

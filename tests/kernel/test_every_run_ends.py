@@ -16,6 +16,9 @@ from gpaudit.check import check_file
 from gpaudit.kernel import z3door
 from gpaudit.prove import engine
 
+# process-level (each test waits on a wall clock, or on a check's watchdog): in the slow tier
+pytestmark = pytest.mark.slow
+
 BUMPS = "1 + (" + " + ".join(f"exp(-(x - {k}*sqrt(2))^2)" for k in range(1, 11)) + ")/100"
 CONFIG = f"""gpaudit: 1
 name: bumps
@@ -32,7 +35,6 @@ claim: {{epsilon: 1}}
 """
 
 
-@pytest.mark.slow  # up to the proof stage's wall-clock limit and the audit (about 20 s)
 def test_a_bound_with_ten_exp_bumps_ends_with_a_verdict_that_names_the_limit(tmp_path, monkeypatch):
     monkeypatch.setattr(engine, "STAGE_SECONDS", 10)      # the same rule, sooner
     path = tmp_path / "bumps.yaml"

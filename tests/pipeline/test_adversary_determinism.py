@@ -79,6 +79,7 @@ import gpaudit.kernel, gpaudit.audit.run, gpaudit.audit.hockey
 """
 
 
+@pytest.mark.slow  # process-level: two fresh interpreters
 def test_import_order_does_not_change_the_draws():
     outs = []
     for imports in (_MANY, ""):

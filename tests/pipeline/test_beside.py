@@ -30,8 +30,10 @@ CERTIFIED = ROOT / "examples" / "threshold-student-t.yaml"
 BROKEN = ROOT / "examples" / "broken" / "threshold-bound-jump.yaml"
 _real_one_thread = zb._one_thread
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or zb.cores() < 2,
-                                reason="the proof stage runs beside the audit only on Linux with a second core")
+# process-level (forked copies of this process, each test a check twice): in the slow tier
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not sys.platform.startswith("linux") or zb.cores() < 2,
+                                 reason="the proof stage runs beside the audit only on Linux with a second core")]
 
 
 def _timeless(o):

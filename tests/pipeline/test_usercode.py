@@ -474,6 +474,7 @@ def test_past_the_callables_time_budget_nothing_is_called_and_nothing_is_decided
     assert usercode.DEADLINE == [None]
 
 
+@pytest.mark.slow  # process-level: waits on the run's watchdog (SIGALRM), twice
 def test_a_callable_that_never_returns_is_stopped_by_the_runs_watchdog(tmp_path, monkeypatch):
     """A loop that does not end is bounded by no budget: the run's watchdog (SIGALRM after
     check.RUN_WATCHDOG_SECONDS, here 1 s) ends the check, unknown, naming the limit, and gives the
