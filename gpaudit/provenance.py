@@ -1,13 +1,15 @@
 """The identity of the code that decides a verdict or a proof.
 
-Generated artefacts (``reports/``, ``proofs/``) and every JSON report record :func:`code_sha256`:
+Every JSON report, and each generated artefact (``reports/``, ``proofs/``), records :func:`code_sha256`:
 a SHA-256 over what the modules a verdict or a proof depends on *do*, listed once in
 :data:`DECISION_SOURCES` (and, for the proofs of ``gpaudit prove``, the subset :data:`PROOF_SOURCES`
-that the proof generator imports).  A change to the code of any of them (a constant, a rule, a
-search) may change a verdict, so an artefact whose recorded identity differs from the current one is
-stale; a change elsewhere (the text and HTML reports, the command line's presentation,
-documentation), and a change to a comment or a docstring anywhere, leaves the identity, and the
-artefacts, as they are.
+that the proof generator imports).  It says which code wrote a report.  A change to the code of any
+of them (a constant, a rule, a search) may change a verdict; a change elsewhere (the text and HTML
+reports, the command line's presentation, documentation), and a change to a comment or a docstring
+anywhere, leaves the identity as it is.  The catalog's committed artefacts are not pinned to it but
+to what decides each of them, by value (gpaudit.report.catalog, gpaudit.prove.artifacts): a change
+of code that moves no decision and no proof leaves them as they are, with the identity of the code
+that wrote them.
 
 What is hashed is each module's syntax tree, not its bytes: the file is parsed with :mod:`ast`, the
 docstrings of the module, its classes and its functions are dropped (comments never reach the
@@ -30,9 +32,9 @@ report then pays a few milliseconds.  The memo decides no verdict, only the iden
 records, and it is neither read nor written under ``CI`` or ``GPAUDIT_NO_CACHE``: a gating run
 computes every tree afresh.
 
-Each artefact is further pinned to what is its own: a report to its configuration's sha256, a proof
-to its configuration's sha256, and ``proof.md`` to the sha256 of the ``obligations.smt2`` it
-explains (:func:`text_sha256`).
+Each artefact is pinned to what is its own: a report to its configuration's sha256 and its decision,
+a proof to its configuration's sha256 and its own text, and ``proof.md`` to the sha256 of the
+``obligations.smt2`` it explains (:func:`text_sha256`).
 """
 
 from __future__ import annotations

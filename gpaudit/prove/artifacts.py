@@ -1,8 +1,11 @@
 """proofs/<name>/: a human-readable proof.md and the machine-checkable obligations.smt2, pinned to
-what decides them: the configuration's sha256 and the code of the proof generator
+what decides them: the configuration's sha256 and their own text; proof.md is pinned, besides, to
+the sha256 of the obligations.smt2 it explains.  Each records the code that wrote it
 (gpaudit.provenance.proof_code_sha256: the syntax trees of PROOF_SOURCES, docstrings and comments
-left out); proof.md is pinned, besides, to the sha256 of the obligations.smt2 it explains
-(tests/whole_repo/test_proofs_fresh.py fails when any of them is stale)."""
+left out), and write_artifacts leaves a proof as it is where the current code writes the same
+obligations and the same proof.md apart from that identity, so a change of code that changes no
+proof changes no file.  tests/whole_repo/test_proofs_fresh.py fails when a proof is stale: its
+configuration changed, or the current code proves something else."""
 
 from __future__ import annotations
 
@@ -172,9 +175,28 @@ def proof_md(mech, outcome, root=".", obligations: str | None = None) -> str:
     return "\n".join(L) + "\n"
 
 
+def without_identity(text: str) -> str:
+    """A proof file's text without the lines that name the code that wrote it (and the sha256 of an
+    obligations.smt2, which names it too): what the proof says."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith((CODE_TAG, CODE_MD, OBLIGATIONS_MD)))
+
+
+def says_the_same(d: Path, obligations: str, md: str) -> bool:
+    """The proof in d says what obligations.smt2 `obligations` and proof.md `md` say, whichever code
+    wrote it."""
+    try:
+        old = [(d / name).read_text() for name in ("obligations.smt2", "proof.md")]
+    except OSError:
+        return False
+    return [without_identity(t) for t in old] == [without_identity(obligations), without_identity(md)]
+
+
 def write_artifacts(mech, outcome, out_dir: Path, root=".") -> Path:
+    """Write proofs/<name>/ (left as it is where it already says the same: says_the_same)."""
     d = Path(out_dir) / mech.spec.name
     obligations = smt2_text(mech, outcome, root)
-    _write(d / "obligations.smt2", obligations)
-    _write(d / "proof.md", proof_md(mech, outcome, root, obligations))
+    md = proof_md(mech, outcome, root, obligations)
+    if not says_the_same(d, obligations, md):
+        _write(d / "obligations.smt2", obligations)
+        _write(d / "proof.md", md)
     return d

@@ -3,11 +3,20 @@
 :func:`write_reports` checks configurations and writes one report directory each
 (:func:`~gpaudit.report.directory.write_report`) and an index. :func:`regenerate` does so for every
 catalog configuration (``examples/*.yaml`` and ``examples/broken/*.yaml``) under
-``reports/<config-name>/`` and writes the index ``reports/README.md``; :func:`stale` lists what is
-out of date: a report whose recorded config sha256 is not the configuration's current one, a report
-(or index) decided by other decision-relevant code than the current one (its recorded
-``code_sha256``, gpaudit.provenance), a missing report, a report without a configuration, an index
-that does not list a configuration at its current hash.
+``reports/<config-name>/`` and writes the index ``reports/README.md``.
+
+Each committed report is pinned to what decides it, by value, not to the code as a whole: its
+configuration's sha256 and its :func:`decision` (the verdict, the claim, and for a verdict other than
+refuted the certified bound and the certificate).  :func:`regenerate` leaves a report's
+``report.json`` and ``report.md`` as they are where the current code decides the same (it writes the
+HTML page and the figures, which git does not keep), so a change of code that moves no decision
+changes no file; the ``code_sha256`` a report records is the code that wrote it.
+tests/whole_repo/test_catalog.py compares each committed decision with the catalog's one run, and
+verifies each committed witness with the independent reference implementations.  :func:`stale`
+lists what needs no run to see: a report whose recorded config sha256 is not the configuration's
+current one, a ``report.md`` that is not the one written with its ``report.json`` (another code
+sha256), a missing report, a report without a configuration, an index that does not list a
+configuration at its current hash.
 
 :func:`write_baseline` writes ``reports/baseline.json`` (``gpaudit report --catalog --baseline-only``):
 every catalog configuration's verdict, bounds and witness at the effort the tests check the catalog
@@ -34,8 +43,8 @@ from ..readable import readable_exact
 
 from .. import __version__
 from ..api import check, load, mechanism_for
-from ..provenance import code_sha256
 from ..spec.types import Spec
+from .json_report import ReportFormatError, read_report
 from .junit import as_report
 from .directory import CODE_LINE, FIGURES, REPORT_FILES, code_line, decided_by, put, write_report  # noqa: F401
 from .markdown import VERDICT_EMOJI, exhibited_text, fmt_number
@@ -53,6 +62,12 @@ BASELINE_KEYS = ("name", "file", "config_sha256", "verdict", "epsilon_upper", "e
 # processors (numpy's vectorised exp and log; docs/ci.md, about 1e-11 relative on the catalog): they
 # are compared within this, relative to max(|value|, 1); verdicts and certified bounds exactly
 SEARCH_RTOL = 1e-9
+
+# What decides a committed report (decision()): a refuted one is decided by its verdict (its witness is
+# verified on its own, and what the search exhibits is the baseline's); any other also by the bound it
+# certifies and the certificate the kernel accepted
+DECISION_KEYS = ("config_sha256", "verdict", "claim")
+DECISION_KEYS_CERTIFIED = DECISION_KEYS + ("epsilon_upper", "certificate")
 
 # ---------------------------------------------------------------------------------------------
 # The catalog
@@ -81,13 +96,37 @@ def config_identity(path: Path) -> tuple[str, str]:
     return name, hashlib.sha256(data).hexdigest()
 
 
+def decision(report) -> dict:
+    """What decides a report (a result or its JSON report dict), compared by value: its config
+    sha256, verdict and claim, and unless it is refuted its certified bound and certificate."""
+    recorded = getattr(report, "recorded", None)          # a report read back: what it records
+    rep = recorded if isinstance(recorded, dict) else as_report(report)
+    keys = DECISION_KEYS if rep.get("verdict") == "refuted" else DECISION_KEYS_CERTIFIED
+    return {k: rep.get(k) for k in keys}
+
+
+def _kept(d: Path, result):
+    """The report written in d (read back) where it records the decision the current run made and
+    both of its committed files are there; else None (it is written again)."""
+    if not all((d / f).is_file() for f in COMMITTED_REPORT_FILES):
+        return None
+    try:
+        (old,) = read_report(str(d / "report.json"))
+    except (ReportFormatError, ValueError):
+        return None
+    return old if decision(old) == decision(result) else None
+
+
 def write_reports(items, out_dir, effort=None, seed=None, progress=None, relative_to=None,
-                  formats=("json", "md", "html")) -> tuple[list, list[Path]]:
+                  formats=("json", "md", "html"), keep_same=False) -> tuple[list, list[Path]]:
     """Check each configuration (a path or a loaded Spec) and write out_dir/<name>/ for each, and
     an index out_dir/README.md. Returns (results, paths written).
 
     ``relative_to``: a directory the reports show configuration paths relative to (else as
     given). ``progress``, if given, is called with (name, index, total) before each check.
+    ``keep_same``: where a directory already holds a report of the same :func:`decision`, its
+    report.json and report.md stay as they are (the other formats are written), and the index
+    lists that report.
     Configuration errors raise ConfigError (a command line loads every file first, so it can
     exit 2 before checking anything). Two configurations with one name are refused.
     """
@@ -103,9 +142,12 @@ def write_reports(items, out_dir, effort=None, seed=None, progress=None, relativ
         if relative_to is not None:
             result = dataclasses.replace(
                 result, path=Path(spec.path).resolve().relative_to(Path(relative_to).resolve()).as_posix())
-        paths = write_report(result, mechanism_for(spec), out / dir_name(result.name), formats)
+        d = out / dir_name(result.name)
+        old = _kept(d, result) if keep_same else None
+        paths = write_report(result, mechanism_for(spec), d,
+                             formats if old is None else tuple(f for f in formats if f not in ("json", "md")))
         written += list(paths.values())
-        results.append(result)
+        results.append(result if old is None else old)
     written.append(put(out / "README.md", index_markdown(results)))
     return results, written
 
@@ -119,7 +161,7 @@ def regenerate(root, effort: str = "standard", progress=None) -> list[Path]:
     root = Path(root)
     reports = root / "reports"
     results, written = write_reports(catalog_configs(root), reports, effort=effort, progress=progress,
-                                     relative_to=root)
+                                     relative_to=root, keep_same=True)
     _remove_orphans(reports, {dir_name(r.name) for r in results})
     return written
 
@@ -151,9 +193,10 @@ def index_markdown(results) -> str:
     lines = ["# gpaudit reports", "",
              f"Generated by gpaudit {__version__} (`gpaudit report`; for the catalog, `{REGENERATE}`, "
              "which checks `examples/*.yaml` and `examples/broken/*.yaml`). Do not edit: "
-             "regenerate. A report is stale when its configuration's sha256 changes, or the code that "
-             "decides a verdict does (`gpaudit.report.catalog.stale`). The HTML pages and the figures are "
-             f"built by `{REGENERATE}` and not kept in git.", "", code, "",
+             "regenerate. A report is stale when its configuration's sha256 changes, or the current code "
+             "decides it otherwise (its verdict, or the bound and certificate it certifies; "
+             "`gpaudit.report.catalog`): a report the current code decides the same is kept as written. "
+             f"The HTML pages and the figures are built by `{REGENERATE}` and not kept in git.", "", code, "",
              "| configuration | verdict | claimed ε | certified ε_upper | exhibited (ε_lower; δ > 0: the divergence against δ) | config sha256 | report |",
              "|---|---|---|---|---|---|---|"]
     for r in results:
@@ -164,11 +207,10 @@ def index_markdown(results) -> str:
     return "\n".join(lines) + "\n"
 
 
-def stale(root, code: str | None = None) -> list[str]:
-    """What in reports/ does not match the catalog's current configurations, or was decided by
-    other code than ``code`` (default: the running gpaudit's :func:`~gpaudit.provenance.code_sha256`);
+def stale(root) -> list[str]:
+    """What in reports/ does not match the catalog's current configurations, seen without a run
+    (whether the current code decides each the same is tests/whole_repo/test_catalog.py's check);
     [] = up to date."""
-    code = code or code_sha256()
     root = Path(root)
     reports = root / "reports"
     readme = reports / "README.md"
@@ -176,14 +218,11 @@ def stale(root, code: str | None = None) -> list[str]:
     out, names = [], set()
     if index is None:
         out.append("reports/README.md: index missing")
-    elif f"{CODE_LINE}`{code}`" not in index:
-        out.append(f"reports/README.md: not generated by the current decision-relevant code (sha256 {code[:12]}); "
-                   f"regenerate with `{REGENERATE}`")
     for path in catalog_configs(root):
         name, sha = config_identity(path)
         d = dir_name(name)
         names.add(d)
-        out += _stale_entry(reports / d, name, sha, path.relative_to(root).as_posix(), code)
+        out += _stale_entry(reports / d, name, sha, path.relative_to(root).as_posix())
         if index is not None and not re.search(rf"`{re.escape(name)}`.*`{sha[:12]}`", index):
             out.append(f"reports/README.md: no row for {name} at sha256 {sha[:12]}")
     if reports.is_dir():
@@ -193,7 +232,7 @@ def stale(root, code: str | None = None) -> list[str]:
     return out
 
 
-def _stale_entry(d: Path, name: str, sha: str, rel: str, code: str) -> list[str]:
+def _stale_entry(d: Path, name: str, sha: str, rel: str) -> list[str]:
     report = d / "report.json"
     if not report.exists():
         return [f"{name}: report missing (reports/{d.name}/report.json) for {rel}"]
@@ -205,15 +244,11 @@ def _stale_entry(d: Path, name: str, sha: str, rel: str, code: str) -> list[str]
     out = []
     if recorded != sha:
         out.append(f"{name}: {rel} changed since its report (sha256 {str(recorded)[:12]} recorded, {sha[:12]} now)")
-    if recorded_code != code:
-        out.append(f"{name}: reports/{d.name}/report.json was decided by code sha256 {str(recorded_code)[:12]}, "
-                   f"the decision-relevant code is now {code[:12]} (gpaudit.provenance); regenerate with "
-                   f"`{REGENERATE}`")
     out += [f"{name}: reports/{d.name}/{f} missing" for f in COMMITTED_REPORT_FILES[1:] if not (d / f).exists()]
     md = d / "report.md"
-    if md.exists() and f"{CODE_LINE}`{code}`" not in md.read_text(encoding="utf-8"):
-        out.append(f"{name}: reports/{d.name}/report.md does not record the current code sha256 {code[:12]}; "
-                   f"regenerate with `{REGENERATE}`")
+    if md.exists() and f"{CODE_LINE}`{recorded_code}`" not in md.read_text(encoding="utf-8"):
+        out.append(f"{name}: reports/{d.name}/report.md was not written with the report.json beside it (that "
+                   f"records code sha256 {str(recorded_code)[:12]}); regenerate with `{REGENERATE}`")
     return out
 
 

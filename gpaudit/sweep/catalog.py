@@ -12,6 +12,8 @@ Each directory holds sweep.csv, sweep.json, sweep.png and sweep.html (git keeps 
 puts the certified epsilon_upper beside the lemma's constant for every point, which shows where
 the lemmas' constants are loose. The finished points are kept in a temporary directory, not in
 the repository. :func:`stale` says what is out of date (a configuration changed since).
+:func:`regenerate` leaves sweep.csv and sweep.json as they are where the new run says the same apart
+from its timings, so that a change of code that moves no point changes no file.
 
     from gpaudit.sweep.catalog import regenerate
     regenerate(root, effort="standard")       # what `gpaudit report --catalog` runs for reports/
@@ -19,6 +21,8 @@ the repository. :func:`stale` says what is out of date (a configuration changed 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import tempfile
 from dataclasses import dataclass
@@ -65,14 +69,42 @@ def regenerate(root, effort: str = "standard", jobs: int | None = None, progress
         if progress is not None:
             progress(sw.name, i, len(SWEEPS))
         plan = make_plan(root / sw.config, list(sw.vary), effort=effort)
+        before = _committed(base / sw.name)
         with tempfile.TemporaryDirectory(prefix="gpaudit-sweep-points-") as points:
             outcome = execute(plan, base / sw.name, jobs=jobs or cores(), points_dir=points,
                               display_path=sw.config)
+        if before is not None and _timeless(before) == _timeless(_committed(base / sw.name)):
+            # the same points: the committed text stays (its version and timings are the run's that wrote it)
+            for name, text in before.items():
+                write_atomic(base / sw.name / name, text.encode("utf-8"))
         written += list(outcome.paths.values())
         done.append((sw, plan, outcome))
     index = base / "README.md"
     write_atomic(index, index_markdown(done).encode("utf-8"))
     return written + [index]
+
+
+def _committed(d: Path) -> dict | None:
+    """{file: text} of the committed outputs in d (None where one is missing)."""
+    try:
+        return {name: (d / name).read_text(encoding="utf-8") for name in COMMITTED_OUTPUTS}
+    except OSError:
+        return None
+
+
+def _timeless(texts: dict):
+    """The committed outputs without what a run's timing decides (its seconds), and without the
+    version of gpaudit that wrote them."""
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if "second" not in k and k != "gpaudit_version"}
+        return [strip(v) for v in o] if isinstance(o, list) else o
+    rows = [{k: v for k, v in row.items() if "second" not in k} for row in csv.DictReader(io.StringIO(texts["sweep.csv"]))]
+    try:
+        data = strip(json.loads(texts["sweep.json"]))
+    except ValueError:
+        data = None
+    return rows, data
 
 
 def index_markdown(done) -> str:

@@ -269,6 +269,32 @@ def test_catalog_sweeps_are_up_to_date():
     assert catalog.stale(ROOT) == [], "regenerate with gpaudit.sweep.catalog.regenerate(root)"
 
 
+def test_a_sweep_that_says_the_same_apart_from_its_timings_is_kept():
+    """regenerate keeps the committed sweep.csv and sweep.json where the new run differs only in its
+    seconds and the version that wrote it; a point that moved is a difference."""
+    d = ROOT / "reports" / "sweeps" / "student-t-nu"
+    texts = catalog._committed(d)
+    data = json.loads(texts["sweep.json"])
+    data["gpaudit_version"] = "0.0.0"
+    data["points"][0]["seconds"] = 1234.5
+    rows = list(csv.DictReader(texts["sweep.csv"].splitlines()))
+    rows[0]["seconds"] = "1234.5"
+    def as_csv(rows):
+        import io
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+        return out.getvalue()
+    timed = {"sweep.json": json.dumps(data), "sweep.csv": as_csv(rows)}
+    assert catalog._timeless(timed) == catalog._timeless(texts)
+    data["points"][0]["epsilon_upper"] = "0.7"
+    rows[0]["epsilon_upper"] = "0.7"
+    for moved in ({"sweep.json": json.dumps(data), "sweep.csv": texts["sweep.csv"]},
+                  {"sweep.json": texts["sweep.json"], "sweep.csv": as_csv(rows)}):
+        assert catalog._timeless(moved) != catalog._timeless(texts)
+
+
 # -- the issue's own example: four nu, locally and on a Dask cluster --------------------------------
 
 NU = ["sweep", str(STUDENT_T), "--vary", "nu=1,2,3,4", "--effort", "quick", "-q"]
