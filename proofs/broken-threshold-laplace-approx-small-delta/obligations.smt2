@@ -1,13 +1,25 @@
 ; gpaudit proof obligations for broken-threshold-laplace-approx-small-delta
 ; config: examples/broken/threshold-laplace-approx-small-delta.yaml
 ; config-sha256: b2f4878e48f119140ce5c1b91d4ebfc7882ce9f22367ac9b9a9290fca443dbd8
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
+; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=B_positive region=f2.B1 answer=unsat
+; obligation 1: condition=defined region=B2 answer=unsat
+; claim: B piece 2 is defined on its closure: Ne(Abs(x) + 1/2, 0), Ne(Abs(x)/20 + 39/40, 0)
+(push)
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!2 (distinct 0.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!3 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) (ite (>= x 0.0) x (- x))))))
+  (and (or a!1) (not (and a!2 (distinct 0.0 a!3))))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -15,7 +27,7 @@
 (check-sat)
 (pop)
 
-; obligation 2: condition=cover region=f2.B1 answer=unsat
+; obligation 3: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -24,7 +36,7 @@
 (check-sat)
 (pop)
 
-; obligation 3: condition=smooth region=f2.B1 answer=unsat
+; obligation 4: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -33,7 +45,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=B_positive region=f1.B2.a2.m2 answer=unsat
+; obligation 5: condition=B_positive region=f1.B2.a2.m2 answer=unsat
 ; claim: B > 0 on f1.B2.a2.m2
 (push)
 (declare-fun x () Real)
@@ -50,7 +62,7 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=cover region=f1.B2.a2.m2 answer=unsat
+; obligation 6: condition=cover region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -62,7 +74,7 @@
 (check-sat)
 (pop)
 
-; obligation 6: condition=smooth region=f1.B2.a2.m2 answer=unsat
+; obligation 7: condition=smooth region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/20 on f1.B2.a2.m2
 (push)
 (declare-fun x () Real)
@@ -82,7 +94,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=B_positive region=f3.B2.a1.m2 answer=unsat
+; obligation 8: condition=B_positive region=f3.B2.a1.m2 answer=unsat
 ; claim: B > 0 on f3.B2.a1.m2
 (push)
 (declare-fun x () Real)
@@ -100,7 +112,7 @@
 (check-sat)
 (pop)
 
-; obligation 8: condition=cover region=f3.B2.a1.m2 answer=unsat
+; obligation 9: condition=cover region=f3.B2.a1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -112,7 +124,7 @@
 (check-sat)
 (pop)
 
-; obligation 9: condition=smooth region=f3.B2.a1.m2 answer=unsat
+; obligation 10: condition=smooth region=f3.B2.a1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/20 on f3.B2.a1.m2
 (push)
 (declare-fun x () Real)
@@ -133,7 +145,7 @@
 (check-sat)
 (pop)
 
-; obligation 10: condition=continuity region=f1|f2 answer=unsat
+; obligation 11: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -144,7 +156,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=continuity region=f1|f3 answer=unsat
+; obligation 12: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -155,7 +167,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=continuity region=f2|f3 answer=unsat
+; obligation 13: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -166,20 +178,21 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=continuity region=B1|B2 answer=unsat
+; obligation 14: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun x () Real)
 (assert (let ((a!1 (and (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!2 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
-      (a!3 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) (ite (>= x 0.0) x (- x)))))
-      (a!4 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
-(let ((a!5 (distinct 1.0 (ite (> (/ 1.0 a!3) a!4) (/ 1.0 a!3) a!4))))
-  (and (or a!1) (or a!2) true a!5))))
+      (a!3 (distinct 0.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!4 (+ (/ 39.0 40.0) (* (/ 1.0 20.0) (ite (>= x 0.0) x (- x)))))
+      (a!5 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
+(let ((a!6 (distinct 1.0 (ite (> (/ 1.0 a!4) a!5) (/ 1.0 a!4) a!5))))
+  (and (or a!1) (or a!2) a!3 (distinct 0.0 a!4) a!6))))
 (check-sat)
 (pop)
 
-; obligation 14: condition=two_point_cover region=all pairs answer=unsat
+; obligation 15: condition=two_point_cover region=all pairs answer=unsat
 ; claim: |f(x) - f(x')| <= B(x) |x - x'| for |x - x'| <= Lambda
 (push)
 (declare-fun xp () Real)
@@ -203,7 +216,7 @@
 (check-sat)
 (pop)
 
-; obligation 15: condition=two_point_smooth region=all pairs answer=unsat
+; obligation 16: condition=two_point_smooth region=all pairs answer=unsat
 ; claim: B(x) <= (1 + gamma |x - x'|) B(x')
 (push)
 (declare-fun xp () Real)

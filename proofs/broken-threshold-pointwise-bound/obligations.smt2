@@ -1,13 +1,23 @@
 ; gpaudit proof obligations for broken-threshold-pointwise-bound
 ; config: examples/broken/threshold-pointwise-bound.yaml
 ; config-sha256: 8dc473a363d5c80d7a04996bfc8f72925ca9d5afd8cbc86a4cab9f523cc900af
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
+; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=B_positive region=f2.B1 answer=unsat
+; obligation 1: condition=defined region=B2 answer=unsat
+; claim: B piece 2 is defined on its closure: Ne(Abs(x) + 1/2, 0)
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!2 (distinct 0.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
+  (and (or a!1) (not (and a!2)))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -15,7 +25,7 @@
 (check-sat)
 (pop)
 
-; obligation 2: condition=cover region=f2.B1 answer=unsat
+; obligation 3: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -24,7 +34,7 @@
 (check-sat)
 (pop)
 
-; obligation 3: condition=smooth region=f2.B1 answer=unsat
+; obligation 4: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -33,7 +43,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=B_positive region=f1.B2.a2 answer=unsat
+; obligation 5: condition=B_positive region=f1.B2.a2 answer=unsat
 ; claim: B > 0 on f1.B2.a2
 (push)
 (declare-fun x () Real)
@@ -47,7 +57,7 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=cover region=f1.B2.a2 answer=unsat
+; obligation 6: condition=cover region=f1.B2.a2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -59,7 +69,7 @@
 (check-sat)
 (pop)
 
-; obligation 6: condition=smooth region=f1.B2.a2 answer=sat
+; obligation 7: condition=smooth region=f1.B2.a2 answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2
 (push)
 (declare-fun x () Real)
@@ -75,7 +85,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=B_positive region=f3.B2.a1 answer=unsat
+; obligation 8: condition=B_positive region=f3.B2.a1 answer=unsat
 ; claim: B > 0 on f3.B2.a1
 (push)
 (declare-fun x () Real)
@@ -89,7 +99,7 @@
 (check-sat)
 (pop)
 
-; obligation 8: condition=cover region=f3.B2.a1 answer=unsat
+; obligation 9: condition=cover region=f3.B2.a1 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -99,7 +109,7 @@
 (check-sat)
 (pop)
 
-; obligation 9: condition=smooth region=f3.B2.a1 answer=sat
+; obligation 10: condition=smooth region=f3.B2.a1 answer=sat
 ; claim: |grad ln B| <= 1/9 on f3.B2.a1
 (push)
 (declare-fun x () Real)
@@ -114,7 +124,7 @@
 (check-sat)
 (pop)
 
-; obligation 10: condition=continuity region=f1|f2 answer=unsat
+; obligation 11: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -125,7 +135,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=continuity region=f1|f3 answer=unsat
+; obligation 12: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -136,7 +146,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=continuity region=f2|f3 answer=unsat
+; obligation 13: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -147,14 +157,15 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=continuity region=B1|B2 answer=unsat
+; obligation 14: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun x () Real)
 (assert (let ((a!1 (and (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!2 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
-      (a!3 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
-  (and (or a!1) (or a!2) true (distinct 1.0 a!3))))
+      (a!3 (distinct 0.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!4 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
+  (and (or a!1) (or a!2) a!3 (distinct 1.0 a!4))))
 (check-sat)
 (pop)
 

@@ -1,13 +1,23 @@
 ; gpaudit proof obligations for broken-threshold-student-t-too-much-eta
 ; config: examples/broken/threshold-student-t-too-much-eta.yaml
 ; config-sha256: 2f233fede0d886d1d6d8c379ff7201cdcf59b112a3532310990ca7d098cba9c0
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
+; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=B_positive region=f2.B1 answer=unsat
+; obligation 1: condition=defined region=B2 answer=unsat
+; claim: B piece 2 is defined on its closure: Ne(Abs(x) + 1/2, 0)
+(push)
+(declare-fun x () Real)
+(assert (let ((a!1 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!2 (distinct 0.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
+  (and (or a!1) (not (and a!2)))))
+(check-sat)
+(pop)
+
+; obligation 2: condition=B_positive region=f2.B1 answer=unsat
 ; claim: B > 0 on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -15,7 +25,7 @@
 (check-sat)
 (pop)
 
-; obligation 2: condition=cover region=f2.B1 answer=unsat
+; obligation 3: condition=cover region=f2.B1 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -24,7 +34,7 @@
 (check-sat)
 (pop)
 
-; obligation 3: condition=smooth region=f2.B1 answer=unsat
+; obligation 4: condition=smooth region=f2.B1 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -33,7 +43,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=B_positive region=f1.B2.a2.m1 answer=unsat
+; obligation 5: condition=B_positive region=f1.B2.a2.m1 answer=unsat
 ; claim: B > 0 on f1.B2.a2.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -62,7 +72,7 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=cover region=f1.B2.a2.m1 answer=unsat
+; obligation 6: condition=cover region=f1.B2.a2.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -92,7 +102,7 @@
 (check-sat)
 (pop)
 
-; obligation 6: condition=smooth region=f1.B2.a2.m1 answer=unsat
+; obligation 7: condition=smooth region=f1.B2.a2.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -101,7 +111,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=B_positive region=f1.B2.a2.m2 answer=unsat
+; obligation 8: condition=B_positive region=f1.B2.a2.m2 answer=unsat
 ; claim: B > 0 on f1.B2.a2.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -137,7 +147,7 @@
 (check-sat)
 (pop)
 
-; obligation 8: condition=cover region=f1.B2.a2.m2 answer=unsat
+; obligation 9: condition=cover region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -149,7 +159,7 @@
 (check-sat)
 (pop)
 
-; obligation 9: condition=smooth region=f1.B2.a2.m2 answer=unsat
+; obligation 10: condition=smooth region=f1.B2.a2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m2
 (push)
 (declare-fun exp_1 () Real)
@@ -187,7 +197,7 @@
 (check-sat)
 (pop)
 
-; obligation 10: condition=B_positive region=f1.B2.a2.m= answer=unsat
+; obligation 11: condition=B_positive region=f1.B2.a2.m= answer=unsat
 ; claim: B > 0 on f1.B2.a2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -218,7 +228,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=cover region=f1.B2.a2.m= answer=unsat
+; obligation 12: condition=cover region=f1.B2.a2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.a2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -251,7 +261,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=smooth region=f1.B2.a2.m= answer=unsat
+; obligation 13: condition=smooth region=f1.B2.a2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.a2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -265,7 +275,7 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=B_positive region=f3.B2.a1.m1 answer=unsat
+; obligation 14: condition=B_positive region=f3.B2.a1.m1 answer=unsat
 ; claim: B > 0 on f3.B2.a1.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -300,7 +310,7 @@
 (check-sat)
 (pop)
 
-; obligation 14: condition=cover region=f3.B2.a1.m1 answer=unsat
+; obligation 15: condition=cover region=f3.B2.a1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -310,7 +320,7 @@
 (check-sat)
 (pop)
 
-; obligation 15: condition=smooth region=f3.B2.a1.m1 answer=unsat
+; obligation 16: condition=smooth region=f3.B2.a1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B2.a1.m1
 (push)
 (declare-fun exp_1 () Real)
@@ -346,7 +356,7 @@
 (check-sat)
 (pop)
 
-; obligation 16: condition=B_positive region=f3.B2.a1.m2 answer=unsat
+; obligation 17: condition=B_positive region=f3.B2.a1.m2 answer=unsat
 ; claim: B > 0 on f3.B2.a1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -375,7 +385,7 @@
 (check-sat)
 (pop)
 
-; obligation 17: condition=cover region=f3.B2.a1.m2 answer=unsat
+; obligation 18: condition=cover region=f3.B2.a1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -405,7 +415,7 @@
 (check-sat)
 (pop)
 
-; obligation 18: condition=smooth region=f3.B2.a1.m2 answer=unsat
+; obligation 19: condition=smooth region=f3.B2.a1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B2.a1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -414,7 +424,7 @@
 (check-sat)
 (pop)
 
-; obligation 19: condition=B_positive region=f3.B2.a1.m= answer=unsat
+; obligation 20: condition=B_positive region=f3.B2.a1.m= answer=unsat
 ; claim: B > 0 on f3.B2.a1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -446,7 +456,7 @@
 (check-sat)
 (pop)
 
-; obligation 20: condition=cover region=f3.B2.a1.m= answer=unsat
+; obligation 21: condition=cover region=f3.B2.a1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B2.a1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -479,7 +489,7 @@
 (check-sat)
 (pop)
 
-; obligation 21: condition=smooth region=f3.B2.a1.m= answer=unsat
+; obligation 22: condition=smooth region=f3.B2.a1.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B2.a1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -491,7 +501,7 @@
 (check-sat)
 (pop)
 
-; obligation 22: condition=continuity region=f1|f2 answer=unsat
+; obligation 23: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -502,7 +512,7 @@
 (check-sat)
 (pop)
 
-; obligation 23: condition=continuity region=f1|f3 answer=unsat
+; obligation 24: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -513,7 +523,7 @@
 (check-sat)
 (pop)
 
-; obligation 24: condition=continuity region=f2|f3 answer=unsat
+; obligation 25: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun x () Real)
@@ -524,7 +534,7 @@
 (check-sat)
 (pop)
 
-; obligation 25: condition=continuity region=B1|B2 answer=unsat
+; obligation 26: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun exp_1 () Real)
@@ -545,8 +555,9 @@
   (=> (< a!1 1.0) (>= 1.0 (* exp_1 (- 1.0 a!1))))))
 (assert (let ((a!1 (and (>= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
       (a!2 (and (<= (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
-      (a!3 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
-  (and (or a!1) (or a!2) true (distinct 1.0 (ite (> exp_1 a!3) exp_1 a!3)))))
+      (a!3 (distinct 0.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x)))))
+      (a!4 (/ 1.0 (+ (/ 1.0 2.0) (ite (>= x 0.0) x (- x))))))
+  (and (or a!1) (or a!2) a!3 (distinct 1.0 (ite (> exp_1 a!4) exp_1 a!4)))))
 (check-sat)
 (pop)
 

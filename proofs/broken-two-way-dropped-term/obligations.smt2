@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for broken-two-way-dropped-term
 ; config: examples/broken/two-way-dropped-term.yaml
 ; config-sha256: f1d006ff5cb5ac040c5b4a2cf0359a5e3cc292d1180eca62858f44f72ecca76b
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
+; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -10,6 +10,7 @@
 ; obligation 1: condition=defined region=f (all pieces) answer=unsat
 ; claim: the pieces of f cover the input domain (some condition holds at every x)
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -49,7 +50,11 @@
                  (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
       (a!14 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))))))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!15 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3)))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
@@ -61,11 +66,138 @@
            (not a!11)
            (not a!12)
            (not a!13)
-           (not a!14)))))))
+           (not a!14))
+      (and (not a!6)
+           (not a!7)
+           (not a!8)
+           (not a!9)
+           (not a!10)
+           (not a!11)
+           (not (<= 0.0 a!15)))
+      (and (not a!6)
+           (not a!7)
+           (not a!8)
+           (not a!9)
+           (not a!10)
+           (not a!11)
+           (not a!12)
+           (not (<= 0.0 a!15))))))))
 (check-sat)
 (pop)
 
-; obligation 2: condition=defined region=B1 answer=unsat
+; obligation 2: condition=defined region=f8 answer=unsat
+; claim: f piece 8 is defined on its closure: (-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2 >= 0
+(push)
+; z3 decided this block as 8 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (let ((a!1 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!2 (<= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!4 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!6 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!11 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!2
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!5 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!2
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!7 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!6
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!8 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!6
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!2
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!9 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!6
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!10 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 a!6
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 a!2
+                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= root_2 (* (/ 1.0 4.0) root_1)))))
+  (and (or a!1 a!3 a!4 a!5 a!7 a!8 a!9 a!10) (not (and (<= 0.0 a!11)))))))
+(check-sat)
+(pop)
+
+; obligation 3: condition=defined region=B1 answer=unsat
 ; claim: B piece 1 is defined on its closure: Ne(Min(x1 - 5/4 - sqrt(2)/4, x2 - 9/4 - sqrt(2)/4) + sqrt(2)/4 + 1/2, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -83,7 +215,7 @@
 (check-sat)
 (pop)
 
-; obligation 3: condition=defined region=B2 answer=unsat
+; obligation 4: condition=defined region=B2 answer=unsat
 ; claim: B piece 2 is defined on its closure: Ne(x1 - 3/4, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -100,7 +232,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=defined region=B3 answer=unsat
+; obligation 5: condition=defined region=B3 answer=unsat
 ; claim: B piece 3 is defined on its closure: Ne(x2 - 7/4, 0)
 (push)
 ; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -125,10 +257,10 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=defined region=B4 answer=unsat
-; claim: B piece 4 is defined on its closure: Ne(-sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) + sqrt(2)/4 + 1/2, 0)
+; obligation 6: condition=defined region=B4 answer=unsat
+; claim: B piece 4 is defined on its closure: Ne(-sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) + sqrt(2)/4 + 1/2, 0), (-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2 >= 0
 (push)
-; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -151,15 +283,20 @@
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!3 (and (distinct 0.0
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!4 (and (distinct 0.0
                           (+ (/ 1.0 2.0)
                              (* (- 1.0) root_2)
-                             (* (/ 1.0 4.0) root_1))))))
-  (and (or a!1 a!2) (not a!3))))
+                             (* (/ 1.0 4.0) root_1)))
+                (<= 0.0 a!3))))
+  (and (or a!1 a!2) (not a!4)))))
 (check-sat)
 (pop)
 
-; obligation 6: condition=defined region=B5 answer=unsat
+; obligation 7: condition=defined region=B5 answer=unsat
 ; claim: B piece 5 is defined on its closure: Ne(5/4 - x1, 0)
 (push)
 ; z3 decided this block as 4 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -210,7 +347,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=defined region=B6 answer=unsat
+; obligation 8: condition=defined region=B6 answer=unsat
 ; claim: B piece 6 is defined on its closure: Ne(9/4 - x2, 0)
 (push)
 ; z3 decided this block as 12 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -331,10 +468,10 @@
 (check-sat)
 (pop)
 
-; obligation 8: condition=defined region=B7 answer=unsat
-; claim: B piece 7 is defined on its closure: Ne(sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) - sqrt(2)/4, 0)
+; obligation 9: condition=defined region=B7 answer=unsat
+; claim: B piece 7 is defined on its closure: Ne(sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) - sqrt(2)/4, 0), (-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2 >= 0
 (push)
-; z3 decided this block as 32 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -371,7 +508,10 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!37 (and (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!37 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -641,7 +781,9 @@
                  a!7
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  a!4
-                 a!2)))
+                 a!2))
+      (a!38 (and (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
+                 (<= 0.0 a!37))))
   (and (or a!1
            a!3
            a!5
@@ -674,11 +816,11 @@
            a!34
            a!35
            a!36)
-       (not a!37)))))
+       (not a!38)))))
 (check-sat)
 (pop)
 
-; obligation 9: condition=B_positive region=f1.B2 answer=unsat
+; obligation 10: condition=B_positive region=f1.B2 answer=unsat
 ; claim: B > 0 on f1.B2
 (push)
 (declare-fun root_1 () Real)
@@ -710,7 +852,7 @@
 (check-sat)
 (pop)
 
-; obligation 10: condition=cover region=f1.B2 answer=unsat
+; obligation 11: condition=cover region=f1.B2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2
 (push)
 (declare-fun root_1 () Real)
@@ -742,7 +884,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=smooth region=f1.B2 answer=sat
+; obligation 12: condition=smooth region=f1.B2 answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B2
 (push)
 (declare-fun root_1 () Real)
@@ -775,7 +917,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=B_positive region=f2.B5 answer=unsat
+; obligation 13: condition=B_positive region=f2.B5 answer=unsat
 ; claim: B > 0 on f2.B5
 (push)
 (declare-fun root_1 () Real)
@@ -829,7 +971,7 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=cover region=f2.B5 answer=unsat
+; obligation 14: condition=cover region=f2.B5 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B5
 (push)
 (declare-fun root_1 () Real)
@@ -884,7 +1026,7 @@
 (check-sat)
 (pop)
 
-; obligation 14: condition=smooth region=f2.B5 answer=sat
+; obligation 15: condition=smooth region=f2.B5 answer=sat
 ; claim: |grad ln B| <= 1/9 on f2.B5
 (push)
 (declare-fun root_1 () Real)
@@ -940,7 +1082,7 @@
 (check-sat)
 (pop)
 
-; obligation 15: condition=B_positive region=f2.B8 answer=unsat
+; obligation 16: condition=B_positive region=f2.B8 answer=unsat
 ; claim: B > 0 on f2.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -948,7 +1090,7 @@
 (check-sat)
 (pop)
 
-; obligation 16: condition=cover region=f2.B8 answer=unsat
+; obligation 17: condition=cover region=f2.B8 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -957,7 +1099,7 @@
 (check-sat)
 (pop)
 
-; obligation 17: condition=smooth region=f2.B8 answer=unsat
+; obligation 18: condition=smooth region=f2.B8 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -966,7 +1108,7 @@
 (check-sat)
 (pop)
 
-; obligation 18: condition=B_positive region=f3.B5 answer=unsat
+; obligation 19: condition=B_positive region=f3.B5 answer=unsat
 ; claim: B > 0 on f3.B5
 (push)
 (declare-fun root_1 () Real)
@@ -1023,7 +1165,7 @@
 (check-sat)
 (pop)
 
-; obligation 19: condition=cover region=f3.B5 answer=unsat
+; obligation 20: condition=cover region=f3.B5 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B5
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1035,7 +1177,7 @@
 (check-sat)
 (pop)
 
-; obligation 20: condition=smooth region=f3.B5 answer=sat
+; obligation 21: condition=smooth region=f3.B5 answer=sat
 ; claim: |grad ln B| <= 1/9 on f3.B5
 (push)
 (declare-fun root_1 () Real)
@@ -1094,7 +1236,7 @@
 (check-sat)
 (pop)
 
-; obligation 21: condition=B_positive region=f4.B3 answer=unsat
+; obligation 22: condition=B_positive region=f4.B3 answer=unsat
 ; claim: B > 0 on f4.B3
 (push)
 (declare-fun root_1 () Real)
@@ -1138,7 +1280,7 @@
 (check-sat)
 (pop)
 
-; obligation 22: condition=cover region=f4.B3 answer=unsat
+; obligation 23: condition=cover region=f4.B3 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B3
 (push)
 (declare-fun root_1 () Real)
@@ -1182,7 +1324,7 @@
 (check-sat)
 (pop)
 
-; obligation 23: condition=smooth region=f4.B3 answer=sat
+; obligation 24: condition=smooth region=f4.B3 answer=sat
 ; claim: |grad ln B| <= 1/9 on f4.B3
 (push)
 (declare-fun root_1 () Real)
@@ -1227,7 +1369,7 @@
 (check-sat)
 (pop)
 
-; obligation 24: condition=B_positive region=f5.B6 answer=unsat
+; obligation 25: condition=B_positive region=f5.B6 answer=unsat
 ; claim: B > 0 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1295,7 +1437,7 @@
 (check-sat)
 (pop)
 
-; obligation 25: condition=cover region=f5.B6 answer=unsat
+; obligation 26: condition=cover region=f5.B6 answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1364,7 +1506,7 @@
 (check-sat)
 (pop)
 
-; obligation 26: condition=smooth region=f5.B6 answer=sat
+; obligation 27: condition=smooth region=f5.B6 answer=sat
 ; claim: |grad ln B| <= 1/9 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1434,7 +1576,7 @@
 (check-sat)
 (pop)
 
-; obligation 27: condition=B_positive region=f5.B8 answer=unsat
+; obligation 28: condition=B_positive region=f5.B8 answer=unsat
 ; claim: B > 0 on f5.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1442,7 +1584,7 @@
 (check-sat)
 (pop)
 
-; obligation 28: condition=cover region=f5.B8 answer=unsat
+; obligation 29: condition=cover region=f5.B8 answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1451,7 +1593,7 @@
 (check-sat)
 (pop)
 
-; obligation 29: condition=smooth region=f5.B8 answer=unsat
+; obligation 30: condition=smooth region=f5.B8 answer=unsat
 ; claim: |grad ln B| <= 0 on f5.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1460,7 +1602,7 @@
 (check-sat)
 (pop)
 
-; obligation 30: condition=B_positive region=f6.B6 answer=unsat
+; obligation 31: condition=B_positive region=f6.B6 answer=unsat
 ; claim: B > 0 on f6.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1531,7 +1673,7 @@
 (check-sat)
 (pop)
 
-; obligation 31: condition=cover region=f6.B6 answer=unsat
+; obligation 32: condition=cover region=f6.B6 answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B6
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1543,7 +1685,7 @@
 (check-sat)
 (pop)
 
-; obligation 32: condition=smooth region=f6.B6 answer=sat
+; obligation 33: condition=smooth region=f6.B6 answer=sat
 ; claim: |grad ln B| <= 1/9 on f6.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1616,7 +1758,7 @@
 (check-sat)
 (pop)
 
-; obligation 33: condition=B_positive region=f7.B4 answer=unsat
+; obligation 34: condition=B_positive region=f7.B4 answer=unsat
 ; claim: B > 0 on f7.B4
 (push)
 (declare-fun root_1 () Real)
@@ -1658,16 +1800,20 @@
                  (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
       (a!15 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
                0.0))
-      (a!16 (=> true
-                (distinct 0.0
-                          (+ (/ 1.0 2.0)
-                             (* (- 1.0) root_2)
-                             (* (/ 1.0 4.0) root_1))))))
+      (a!16 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!5 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!6 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 a!4)))
+                 a!4))
+      (a!17 (and (<= 0.0 a!16)
+                 (distinct 0.0
+                           (+ (/ 1.0 2.0)
+                              (* (- 1.0) root_2)
+                              (* (/ 1.0 4.0) root_1))))))
 (let ((a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!2 a!3 a!5 a!6)))
   (and a!1
        (not a!7)
@@ -1681,11 +1827,11 @@
        (not a!14)
        (not a!10)
        (not (and a!15))
-       a!16)))))
+       (=> true a!17))))))
 (check-sat)
 (pop)
 
-; obligation 34: condition=cover region=f7.B4 answer=unsat
+; obligation 35: condition=cover region=f7.B4 answer=unsat
 ; claim: |grad f| <= 0 * B on f7.B4
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1701,17 +1847,21 @@
   (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
 (assert (let ((a!1 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
               2.0))
-      (a!3 (=> true
-               (distinct 0.0
-                         (+ (/ 1.0 2.0)
-                            (* (- 1.0) root_2)
-                            (* (/ 1.0 4.0) root_1))))))
-(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
-  (and (not a!2) a!3))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0
+                          (+ (/ 1.0 2.0)
+                             (* (- 1.0) root_2)
+                             (* (/ 1.0 4.0) root_1))))))
+  (and (not a!2) (=> true a!4)))))
 (check-sat)
 (pop)
 
-; obligation 35: condition=smooth region=f7.B4 answer=sat
+; obligation 36: condition=smooth region=f7.B4 answer=sat
 ; claim: |grad ln B| <= 1/9 on f7.B4
 (push)
 (declare-fun root_1 () Real)
@@ -1754,17 +1904,21 @@
       (a!15 (/ 1.0
                (* (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1))
                   (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
-      (a!17 (=> true
-                (distinct 0.0
-                          (+ (/ 1.0 2.0)
-                             (* (- 1.0) root_2)
-                             (* (/ 1.0 4.0) root_1))))))
+      (a!17 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!5 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!6 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!4))
-      (a!16 (not (and (<= a!15 (^ (/ 1.0 9.0) 2.0))))))
+      (a!16 (not (and (<= a!15 (^ (/ 1.0 9.0) 2.0)))))
+      (a!18 (and (<= 0.0 a!17)
+                 (distinct 0.0
+                           (+ (/ 1.0 2.0)
+                              (* (- 1.0) root_2)
+                              (* (/ 1.0 4.0) root_1))))))
 (let ((a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!2 a!3 a!5 a!6)))
   (and a!1
        (not a!7)
@@ -1778,11 +1932,11 @@
        (not a!14)
        (not a!10)
        a!16
-       a!17)))))
+       (=> true a!18))))))
 (check-sat)
 (pop)
 
-; obligation 36: condition=B_positive region=f8.B7 answer=unsat
+; obligation 37: condition=B_positive region=f8.B7 answer=unsat
 ; claim: B > 0 on f8.B7
 (push)
 (declare-fun root_1 () Real)
@@ -1831,12 +1985,17 @@
                  (<= (+ x2 (* (- (/ 1.0 4.0)) root_1))
                      (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
       (a!17 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 0.0))
-      (a!18 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!18 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 a!3)))
+                 a!3))
+      (a!19 (and (<= 0.0 a!18)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -1858,11 +2017,11 @@
        (not a!15)
        (not a!16)
        (not (and a!17))
-       a!18)))))
+       (=> true a!19))))))
 (check-sat)
 (pop)
 
-; obligation 37: condition=cover region=f8.B7 answer=unsat
+; obligation 38: condition=cover region=f8.B7 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B7
 (push)
 (declare-fun root_1 () Real)
@@ -1911,13 +2070,18 @@
                  (<= (+ x2 (* (- (/ 1.0 4.0)) root_1))
                      (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
       (a!17 (^ (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 2.0))
-      (a!19 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!19 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!3))
-      (a!18 (and (<= 4.0 (* (^ 1.0 2.0) a!17)))))
+      (a!18 (and (<= 4.0 (* (^ 1.0 2.0) a!17))))
+      (a!20 (and (<= 0.0 a!19)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -1939,11 +2103,11 @@
        (not a!15)
        (not a!16)
        (not a!18)
-       a!19)))))
+       (=> true a!20))))))
 (check-sat)
 (pop)
 
-; obligation 38: condition=smooth region=f8.B7 answer=sat
+; obligation 39: condition=smooth region=f8.B7 answer=sat
 ; claim: |grad ln B| <= 1/9 on f8.B7
 (push)
 (declare-fun root_1 () Real)
@@ -1994,13 +2158,18 @@
       (a!17 (/ 1.0
                (* (+ (* (- (/ 1.0 4.0)) root_1) root_2)
                   (+ (* (- (/ 1.0 4.0)) root_1) root_2))))
-      (a!19 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!19 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!3))
-      (a!18 (not (and (<= a!17 (^ (/ 1.0 9.0) 2.0))))))
+      (a!18 (not (and (<= a!17 (^ (/ 1.0 9.0) 2.0)))))
+      (a!20 (and (<= 0.0 a!19)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -2022,37 +2191,61 @@
        (not a!15)
        (not a!16)
        a!18
-       a!19)))))
+       (=> true a!20))))))
 (check-sat)
 (pop)
 
-; obligation 39: condition=B_positive region=f8.B8 answer=unsat
+; obligation 40: condition=B_positive region=f8.B8 answer=unsat
 ; claim: B > 0 on f8.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (and (not (and (> 2.0 0.0)))))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and (not (and (> 2.0 0.0))) (=> true (<= 0.0 a!1)))))
 (check-sat)
 (pop)
 
-; obligation 40: condition=cover region=f8.B8 answer=unsat
+; obligation 41: condition=cover region=f8.B8 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (let ((a!1 (and (<= 4.0 (* (^ 1.0 2.0) (^ 2.0 2.0))))))
-  (and (not a!1))))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (and (<= 4.0 (* (^ 1.0 2.0) (^ 2.0 2.0)))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and (not a!1) (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 41: condition=smooth region=f8.B8 answer=unsat
+; obligation 42: condition=smooth region=f8.B8 answer=unsat
 ; claim: |grad ln B| <= 0 on f8.B8
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
-  (and a!1)))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0)))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and a!1 (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 42: condition=B_positive region=f9.B7 answer=unsat
+; obligation 43: condition=B_positive region=f9.B7 answer=unsat
 ; claim: B > 0 on f9.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2104,12 +2297,17 @@
                  (<= (+ x2 (* (- (/ 1.0 4.0)) root_1))
                      (+ (/ 7.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
       (a!18 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 0.0))
-      (a!19 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!19 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!15 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 a!3)))
+                 a!3))
+      (a!20 (and (<= 0.0 a!19)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -2131,11 +2329,11 @@
        (not a!16)
        (not a!17)
        (not (and a!18))
-       a!19)))))
+       (=> true a!20))))))
 (check-sat)
 (pop)
 
-; obligation 43: condition=cover region=f9.B7 answer=unsat
+; obligation 44: condition=cover region=f9.B7 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B7
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2150,13 +2348,18 @@
                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
   (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
 (assert (let ((a!1 (^ (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 2.0))
-      (a!3 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
-(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
-  (and (not a!2) a!3))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+  (and (not a!2) (=> true a!4)))))
 (check-sat)
 (pop)
 
-; obligation 44: condition=smooth region=f9.B7 answer=sat
+; obligation 45: condition=smooth region=f9.B7 answer=sat
 ; claim: |grad ln B| <= 1/9 on f9.B7
 (push)
 (declare-fun root_1 () Real)
@@ -2210,13 +2413,18 @@
       (a!18 (/ 1.0
                (* (+ (* (- (/ 1.0 4.0)) root_1) root_2)
                   (+ (* (- (/ 1.0 4.0)) root_1) root_2))))
-      (a!20 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!15 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!3))
-      (a!19 (not (and (<= a!18 (^ (/ 1.0 9.0) 2.0))))))
+      (a!19 (not (and (<= a!18 (^ (/ 1.0 9.0) 2.0)))))
+      (a!21 (and (<= 0.0 a!20)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -2238,11 +2446,11 @@
        (not a!16)
        (not a!17)
        a!19
-       a!20)))))
+       (=> true a!21))))))
 (check-sat)
 (pop)
 
-; obligation 45: condition=B_positive region=f1.B1.m1 answer=unsat
+; obligation 46: condition=B_positive region=f1.B1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2272,7 +2480,7 @@
 (check-sat)
 (pop)
 
-; obligation 46: condition=cover region=f1.B1.m1 answer=unsat
+; obligation 47: condition=cover region=f1.B1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2302,7 +2510,7 @@
 (check-sat)
 (pop)
 
-; obligation 47: condition=smooth region=f1.B1.m1 answer=sat
+; obligation 48: condition=smooth region=f1.B1.m1 answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2333,7 +2541,7 @@
 (check-sat)
 (pop)
 
-; obligation 48: condition=B_positive region=f1.B1.m2 answer=unsat
+; obligation 49: condition=B_positive region=f1.B1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2363,7 +2571,7 @@
 (check-sat)
 (pop)
 
-; obligation 49: condition=cover region=f1.B1.m2 answer=unsat
+; obligation 50: condition=cover region=f1.B1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2393,7 +2601,7 @@
 (check-sat)
 (pop)
 
-; obligation 50: condition=smooth region=f1.B1.m2 answer=sat
+; obligation 51: condition=smooth region=f1.B1.m2 answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2
 (push)
 (declare-fun root_1 () Real)
@@ -2424,7 +2632,7 @@
 (check-sat)
 (pop)
 
-; obligation 51: condition=B_positive region=f1.B1.m= answer=unsat
+; obligation 52: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2457,7 +2665,7 @@
 (check-sat)
 (pop)
 
-; obligation 52: condition=cover region=f1.B1.m= answer=unsat
+; obligation 53: condition=cover region=f1.B1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2490,7 +2698,7 @@
 (check-sat)
 (pop)
 
-; obligation 53: condition=smooth region=f1.B1.m= answer=sat
+; obligation 54: condition=smooth region=f1.B1.m= answer=sat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=
 (push)
 (declare-fun root_1 () Real)
@@ -2525,7 +2733,7 @@
 (check-sat)
 (pop)
 
-; obligation 54: condition=continuity region=f1|f2 answer=unsat
+; obligation 55: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -2598,7 +2806,7 @@
 (check-sat)
 (pop)
 
-; obligation 55: condition=continuity region=f1|f3 answer=unsat
+; obligation 56: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -2671,7 +2879,7 @@
 (check-sat)
 (pop)
 
-; obligation 56: condition=continuity region=f1|f5 answer=unsat
+; obligation 57: condition=continuity region=f1|f5 answer=unsat
 ; claim: f piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -2801,7 +3009,7 @@
 (check-sat)
 (pop)
 
-; obligation 57: condition=continuity region=f1|f6 answer=unsat
+; obligation 58: condition=continuity region=f1|f6 answer=unsat
 ; claim: f piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -2931,7 +3139,7 @@
 (check-sat)
 (pop)
 
-; obligation 58: condition=continuity region=f1|f8 answer=unsat
+; obligation 59: condition=continuity region=f1|f8 answer=unsat
 ; claim: f piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -2980,7 +3188,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!17 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!22 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -3088,12 +3300,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!1 a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10 a!11)
        (or a!12 a!14 a!15 a!16 a!18 a!19 a!20 a!21)
-       true
+       (<= 0.0 a!22)
        (distinct 1.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 59: condition=continuity region=f1|f9 answer=unsat
+; obligation 60: condition=continuity region=f1|f9 answer=unsat
 ; claim: f piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3548,7 +3760,7 @@
 (check-sat)
 (pop)
 
-; obligation 60: condition=continuity region=f2|f3 answer=unsat
+; obligation 61: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3573,7 +3785,7 @@
 (check-sat)
 (pop)
 
-; obligation 61: condition=continuity region=f2|f4 answer=unsat
+; obligation 62: condition=continuity region=f2|f4 answer=unsat
 ; claim: f piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3648,7 +3860,7 @@
 (check-sat)
 (pop)
 
-; obligation 62: condition=continuity region=f2|f5 answer=unsat
+; obligation 63: condition=continuity region=f2|f5 answer=unsat
 ; claim: f piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3733,7 +3945,7 @@
 (check-sat)
 (pop)
 
-; obligation 63: condition=continuity region=f2|f6 answer=unsat
+; obligation 64: condition=continuity region=f2|f6 answer=unsat
 ; claim: f piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3818,7 +4030,7 @@
 (check-sat)
 (pop)
 
-; obligation 64: condition=continuity region=f2|f7 answer=unsat
+; obligation 65: condition=continuity region=f2|f7 answer=unsat
 ; claim: f piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3861,7 +4073,7 @@
 (check-sat)
 (pop)
 
-; obligation 65: condition=continuity region=f2|f8 answer=unsat
+; obligation 66: condition=continuity region=f2|f8 answer=unsat
 ; claim: f piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -3898,7 +4110,11 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                (>= root_2 (* (/ 1.0 4.0) root_1)))))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!12 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!2 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
@@ -3972,13 +4188,13 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!2)
        (or a!3 a!5 a!6 a!7 a!8 a!9 a!10 a!11)
-       true
+       (<= 0.0 a!12)
        (distinct (+ (- (/ 3.0 2.0)) (* 2.0 x1))
                  (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 66: condition=continuity region=f2|f9 answer=unsat
+; obligation 67: condition=continuity region=f2|f9 answer=unsat
 ; claim: f piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4387,7 +4603,7 @@
 (check-sat)
 (pop)
 
-; obligation 67: condition=continuity region=f3|f4 answer=unsat
+; obligation 68: condition=continuity region=f3|f4 answer=unsat
 ; claim: f piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4459,7 +4675,7 @@
 (check-sat)
 (pop)
 
-; obligation 68: condition=continuity region=f3|f5 answer=unsat
+; obligation 69: condition=continuity region=f3|f5 answer=unsat
 ; claim: f piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4544,7 +4760,7 @@
 (check-sat)
 (pop)
 
-; obligation 69: condition=continuity region=f3|f7 answer=unsat
+; obligation 70: condition=continuity region=f3|f7 answer=unsat
 ; claim: f piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4587,7 +4803,7 @@
 (check-sat)
 (pop)
 
-; obligation 70: condition=continuity region=f3|f8 answer=unsat
+; obligation 71: condition=continuity region=f3|f8 answer=unsat
 ; claim: f piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4624,7 +4840,11 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                (>= root_2 (* (/ 1.0 4.0) root_1)))))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!12 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!2 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -4698,12 +4918,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!2)
        (or a!3 a!5 a!6 a!7 a!8 a!9 a!10 a!11)
-       true
+       (<= 0.0 a!12)
        (distinct 0.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 71: condition=continuity region=f4|f5 answer=unsat
+; obligation 72: condition=continuity region=f4|f5 answer=unsat
 ; claim: f piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4835,7 +5055,7 @@
 (check-sat)
 (pop)
 
-; obligation 72: condition=continuity region=f4|f6 answer=unsat
+; obligation 73: condition=continuity region=f4|f6 answer=unsat
 ; claim: f piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -4967,7 +5187,7 @@
 (check-sat)
 (pop)
 
-; obligation 73: condition=continuity region=f4|f8 answer=unsat
+; obligation 74: condition=continuity region=f4|f8 answer=unsat
 ; claim: f piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5006,7 +5226,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!15 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!2 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -5126,12 +5350,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!2 a!3 a!4 a!5 a!6 a!7 a!8 a!9)
        (or a!10 a!12 a!13 a!14 a!16 a!17 a!18 a!19)
-       true
+       (<= 0.0 a!20)
        (distinct 1.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 74: condition=continuity region=f4|f9 answer=unsat
+; obligation 75: condition=continuity region=f4|f9 answer=unsat
 ; claim: f piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5588,7 +5812,7 @@
 (check-sat)
 (pop)
 
-; obligation 75: condition=continuity region=f5|f6 answer=unsat
+; obligation 76: condition=continuity region=f5|f6 answer=unsat
 ; claim: f piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5728,7 +5952,7 @@
 (check-sat)
 (pop)
 
-; obligation 76: condition=continuity region=f5|f7 answer=unsat
+; obligation 77: condition=continuity region=f5|f7 answer=unsat
 ; claim: f piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5831,7 +6055,7 @@
 (check-sat)
 (pop)
 
-; obligation 77: condition=continuity region=f5|f8 answer=unsat
+; obligation 78: condition=continuity region=f5|f8 answer=unsat
 ; claim: f piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5870,7 +6094,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!15 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -5998,13 +6226,13 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
        (or a!11 a!12 a!13 a!14 a!16 a!17 a!18 a!19)
-       true
+       (<= 0.0 a!20)
        (distinct (+ (- (/ 7.0 2.0)) (* 2.0 x2))
                  (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 78: condition=continuity region=f5|f9 answer=unsat
+; obligation 79: condition=continuity region=f5|f9 answer=unsat
 ; claim: f piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6469,7 +6697,7 @@
 (check-sat)
 (pop)
 
-; obligation 79: condition=continuity region=f6|f7 answer=unsat
+; obligation 80: condition=continuity region=f6|f7 answer=unsat
 ; claim: f piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6572,7 +6800,7 @@
 (check-sat)
 (pop)
 
-; obligation 80: condition=continuity region=f6|f8 answer=unsat
+; obligation 81: condition=continuity region=f6|f8 answer=unsat
 ; claim: f piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6611,7 +6839,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!15 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -6739,12 +6971,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
        (or a!11 a!12 a!13 a!14 a!16 a!17 a!18 a!19)
-       true
+       (<= 0.0 a!20)
        (distinct 0.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 81: condition=continuity region=f7|f8 answer=unsat
+; obligation 82: condition=continuity region=f7|f8 answer=unsat
 ; claim: f piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6800,7 +7032,11 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!8 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!13 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!5 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -6868,12 +7104,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!1 a!2)
        (or a!3 a!5 a!6 a!7 a!9 a!10 a!11 a!12)
-       true
+       (<= 0.0 a!13)
        (distinct 1.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 82: condition=continuity region=f7|f9 answer=unsat
+; obligation 83: condition=continuity region=f7|f9 answer=unsat
 ; claim: f piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7295,7 +7531,7 @@
 (check-sat)
 (pop)
 
-; obligation 83: condition=continuity region=f8|f9 answer=unsat
+; obligation 84: condition=continuity region=f8|f9 answer=unsat
 ; claim: f piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7357,7 +7593,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
-                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1))))))
+                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!45 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -7779,12 +8019,12 @@
            a!42
            a!43
            a!44)
-       true
+       (<= 0.0 a!45)
        (distinct 0.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 84: condition=continuity region=B1|B2 answer=unsat
+; obligation 85: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7812,7 +8052,7 @@
 (check-sat)
 (pop)
 
-; obligation 85: condition=continuity region=B1|B3 answer=unsat
+; obligation 86: condition=continuity region=B1|B3 answer=unsat
 ; claim: B piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7847,7 +8087,7 @@
 (check-sat)
 (pop)
 
-; obligation 86: condition=continuity region=B1|B4 answer=unsat
+; obligation 87: condition=continuity region=B1|B4 answer=unsat
 ; claim: B piece 1 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7877,8 +8117,12 @@
       (a!4 (ite (< (+ (- (/ 9.0 4.0)) x2 (* (- (/ 1.0 4.0)) root_1))
                    (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1)))
                 (+ (- (/ 9.0 4.0)) x2 (* (- (/ 1.0 4.0)) root_1))
-                (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1)))))
-(let ((a!5 (distinct (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!4))
+                (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1))))
+      (a!5 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!6 (distinct (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!4))
                      (/ 1.0
                         (+ (/ 1.0 2.0)
                            (* (- 1.0) root_2)
@@ -7886,12 +8130,13 @@
   (and (or a!1)
        (or a!2 a!3)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!4))
+       (<= 0.0 a!5)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!5))))
+       a!6))))
 (check-sat)
 (pop)
 
-; obligation 87: condition=continuity region=B1|B5 answer=unsat
+; obligation 88: condition=continuity region=B1|B5 answer=unsat
 ; claim: B piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7952,7 +8197,7 @@
 (check-sat)
 (pop)
 
-; obligation 88: condition=continuity region=B1|B6 answer=unsat
+; obligation 89: condition=continuity region=B1|B6 answer=unsat
 ; claim: B piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8083,7 +8328,7 @@
 (check-sat)
 (pop)
 
-; obligation 89: condition=continuity region=B1|B7 answer=unsat
+; obligation 90: condition=continuity region=B1|B7 answer=unsat
 ; claim: B piece 1 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8127,7 +8372,11 @@
       (a!38 (ite (< (+ (- (/ 9.0 4.0)) x2 (* (- (/ 1.0 4.0)) root_1))
                     (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1)))
                  (+ (- (/ 9.0 4.0)) x2 (* (- (/ 1.0 4.0)) root_1))
-                 (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1)))))
+                 (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1))))
+      (a!39 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -8398,7 +8647,7 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  a!5
                  a!3))
-      (a!39 (distinct (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!38))
+      (a!40 (distinct (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!38))
                       (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!1)
        (or a!2
@@ -8434,12 +8683,13 @@
            a!36
            a!37)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!38))
+       (<= 0.0 a!39)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       a!39))))
+       a!40))))
 (check-sat)
 (pop)
 
-; obligation 90: condition=continuity region=B1|B8 answer=unsat
+; obligation 91: condition=continuity region=B1|B8 answer=unsat
 ; claim: B piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9081,7 +9331,7 @@
 (check-sat)
 (pop)
 
-; obligation 91: condition=continuity region=B2|B3 answer=unsat
+; obligation 92: condition=continuity region=B2|B3 answer=unsat
 ; claim: B piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9113,7 +9363,7 @@
 (check-sat)
 (pop)
 
-; obligation 92: condition=continuity region=B2|B4 answer=unsat
+; obligation 93: condition=continuity region=B2|B4 answer=unsat
 ; claim: B piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9143,7 +9393,11 @@
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!4 (distinct (/ 1.0 (+ (- (/ 3.0 4.0)) x1))
+      (a!4 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (distinct (/ 1.0 (+ (- (/ 3.0 4.0)) x1))
                      (/ 1.0
                         (+ (/ 1.0 2.0)
                            (* (- 1.0) root_2)
@@ -9151,12 +9405,13 @@
   (and (or a!1)
        (or a!2 a!3)
        (distinct 0.0 (+ (- (/ 3.0 4.0)) x1))
+       (<= 0.0 a!4)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!4)))
+       a!5)))
 (check-sat)
 (pop)
 
-; obligation 93: condition=continuity region=B2|B5 answer=unsat
+; obligation 94: condition=continuity region=B2|B5 answer=unsat
 ; claim: B piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9216,7 +9471,7 @@
 (check-sat)
 (pop)
 
-; obligation 94: condition=continuity region=B2|B6 answer=unsat
+; obligation 95: condition=continuity region=B2|B6 answer=unsat
 ; claim: B piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9346,7 +9601,7 @@
 (check-sat)
 (pop)
 
-; obligation 95: condition=continuity region=B2|B7 answer=unsat
+; obligation 96: condition=continuity region=B2|B7 answer=unsat
 ; claim: B piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9390,7 +9645,11 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!38 (distinct (/ 1.0 (+ (- (/ 3.0 4.0)) x1))
+      (a!38 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!39 (distinct (/ 1.0 (+ (- (/ 3.0 4.0)) x1))
                       (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!4 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -9696,12 +9955,13 @@
            a!36
            a!37)
        (distinct 0.0 (+ (- (/ 3.0 4.0)) x1))
+       (<= 0.0 a!38)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       a!38))))
+       a!39))))
 (check-sat)
 (pop)
 
-; obligation 96: condition=continuity region=B2|B8 answer=unsat
+; obligation 97: condition=continuity region=B2|B8 answer=unsat
 ; claim: B piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10341,7 +10601,7 @@
 (check-sat)
 (pop)
 
-; obligation 97: condition=continuity region=B3|B4 answer=unsat
+; obligation 98: condition=continuity region=B3|B4 answer=unsat
 ; claim: B piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10368,7 +10628,11 @@
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!6 (distinct (/ 1.0 (+ (- (/ 7.0 4.0)) x2))
+      (a!6 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!7 (distinct (/ 1.0 (+ (- (/ 7.0 4.0)) x2))
                      (/ 1.0
                         (+ (/ 1.0 2.0)
                            (* (- 1.0) root_2)
@@ -10386,12 +10650,13 @@
   (and (or a!2 a!3)
        (or a!4 a!5)
        (distinct 0.0 (+ (- (/ 7.0 4.0)) x2))
+       (<= 0.0 a!6)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!6))))
+       a!7))))
 (check-sat)
 (pop)
 
-; obligation 98: condition=continuity region=B3|B5 answer=unsat
+; obligation 99: condition=continuity region=B3|B5 answer=unsat
 ; claim: B piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10458,7 +10723,7 @@
 (check-sat)
 (pop)
 
-; obligation 99: condition=continuity region=B3|B6 answer=unsat
+; obligation 100: condition=continuity region=B3|B6 answer=unsat
 ; claim: B piece 3 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10595,7 +10860,7 @@
 (check-sat)
 (pop)
 
-; obligation 100: condition=continuity region=B3|B7 answer=unsat
+; obligation 101: condition=continuity region=B3|B7 answer=unsat
 ; claim: B piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10636,7 +10901,11 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!40 (distinct (/ 1.0 (+ (- (/ 7.0 4.0)) x2))
+      (a!40 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!41 (distinct (/ 1.0 (+ (- (/ 7.0 4.0)) x2))
                       (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!2 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -10952,12 +11221,13 @@
            a!38
            a!39)
        (distinct 0.0 (+ (- (/ 7.0 4.0)) x2))
+       (<= 0.0 a!40)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       a!40))))
+       a!41))))
 (check-sat)
 (pop)
 
-; obligation 101: condition=continuity region=B3|B8 answer=unsat
+; obligation 102: condition=continuity region=B3|B8 answer=unsat
 ; claim: B piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11604,7 +11874,7 @@
 (check-sat)
 (pop)
 
-; obligation 102: condition=continuity region=B4|B5 answer=unsat
+; obligation 103: condition=continuity region=B4|B5 answer=unsat
 ; claim: B piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11633,11 +11903,15 @@
                (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
       (a!4 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
-      (a!9 (distinct (/ 1.0
-                        (+ (/ 1.0 2.0)
-                           (* (- 1.0) root_2)
-                           (* (/ 1.0 4.0) root_1)))
-                     (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1))))))
+      (a!9 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!10 (distinct (/ 1.0
+                         (+ (/ 1.0 2.0)
+                            (* (- 1.0) root_2)
+                            (* (/ 1.0 4.0) root_1)))
+                      (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1))))))
 (let ((a!5 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!3
@@ -11669,12 +11943,13 @@
   (and (or a!1 a!2)
        (or a!5 a!6 a!7 a!8)
        (distinct 0.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))
+       (<= 0.0 a!9)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!9))))
+       a!10))))
 (check-sat)
 (pop)
 
-; obligation 103: condition=continuity region=B4|B6 answer=unsat
+; obligation 104: condition=continuity region=B4|B6 answer=unsat
 ; claim: B piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11705,7 +11980,11 @@
                (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
       (a!7 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
                (+ (/ 3.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
-      (a!18 (distinct (/ 1.0
+      (a!18 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!19 (distinct (/ 1.0
                          (+ (/ 1.0 2.0)
                             (* (- 1.0) root_2)
                             (* (/ 1.0 4.0) root_1)))
@@ -11809,12 +12088,13 @@
   (and (or a!1 a!2)
        (or a!5 a!6 a!8 a!9 a!10 a!11 a!12 a!13 a!14 a!15 a!16 a!17)
        (distinct 0.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))
+       (<= 0.0 a!18)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!18))))
+       a!19))))
 (check-sat)
 (pop)
 
-; obligation 104: condition=continuity region=B4|B7 answer=unsat
+; obligation 105: condition=continuity region=B4|B7 answer=unsat
 ; claim: B piece 4 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11865,7 +12145,11 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!39 (distinct (/ 1.0
+      (a!39 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!40 (distinct (/ 1.0
                          (+ (/ 1.0 2.0)
                             (* (- 1.0) root_2)
                             (* (/ 1.0 4.0) root_1)))
@@ -12173,13 +12457,14 @@
            a!36
            a!37
            a!38)
+       (<= 0.0 a!39)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!39))))
+       a!40))))
 (check-sat)
 (pop)
 
-; obligation 105: condition=continuity region=B4|B8 answer=unsat
+; obligation 106: condition=continuity region=B4|B8 answer=unsat
 ; claim: B piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12226,7 +12511,11 @@
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!83 (distinct 2.0
+      (a!83 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!84 (distinct 2.0
                       (/ 1.0
                          (+ (/ 1.0 2.0)
                             (* (- 1.0) root_2)
@@ -12826,12 +13115,13 @@
            a!80
            a!81
            a!82)
+       (<= 0.0 a!83)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!83))))
+       a!84))))
 (check-sat)
 (pop)
 
-; obligation 106: condition=continuity region=B5|B6 answer=unsat
+; obligation 107: condition=continuity region=B5|B6 answer=unsat
 ; claim: B piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12988,7 +13278,7 @@
 (check-sat)
 (pop)
 
-; obligation 107: condition=continuity region=B5|B7 answer=unsat
+; obligation 108: condition=continuity region=B5|B7 answer=unsat
 ; claim: B piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13029,7 +13319,11 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!42 (distinct (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))
+      (a!42 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!43 (distinct (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))
                       (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!3 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -13363,12 +13657,13 @@
            a!40
            a!41)
        (distinct 0.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))
+       (<= 0.0 a!42)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       a!42))))
+       a!43))))
 (check-sat)
 (pop)
 
-; obligation 108: condition=continuity region=B5|B8 answer=unsat
+; obligation 109: condition=continuity region=B5|B8 answer=unsat
 ; claim: B piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14034,7 +14329,7 @@
 (check-sat)
 (pop)
 
-; obligation 109: condition=continuity region=B6|B7 answer=unsat
+; obligation 110: condition=continuity region=B6|B7 answer=unsat
 ; claim: B piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14075,7 +14370,11 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!50 (distinct (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))
+      (a!50 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!51 (distinct (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))
                       (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -14477,12 +14776,13 @@
            a!48
            a!49)
        (distinct 0.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))
+       (<= 0.0 a!50)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       a!50))))
+       a!51))))
 (check-sat)
 (pop)
 
-; obligation 110: condition=continuity region=B6|B8 answer=unsat
+; obligation 111: condition=continuity region=B6|B8 answer=unsat
 ; claim: B piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15216,7 +15516,7 @@
 (check-sat)
 (pop)
 
-; obligation 111: condition=continuity region=B7|B8 answer=unsat
+; obligation 112: condition=continuity region=B7|B8 answer=unsat
 ; claim: B piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15269,7 +15569,11 @@
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!113 (distinct 2.0 (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!113 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                   (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+                (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                   (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!114 (distinct 2.0 (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -16166,8 +16470,9 @@
            a!110
            a!111
            a!112)
+       (<= 0.0 a!113)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       a!113))))
+       a!114))))
 (check-sat)
 (pop)
 

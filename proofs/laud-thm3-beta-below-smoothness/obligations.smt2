@@ -1,18 +1,20 @@
 ; gpaudit proof obligations for laud-thm3-beta-below-smoothness
 ; config: examples/broken/laud-thm3-beta-below-smoothness.yaml
 ; config-sha256: eaf6cfc8cfb744da10c91763e6cd83fc266d769f32c95fd13114b54868a102e7
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
+; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=B_positive region=f1.B1.m1 answer=unsat
-; claim: B > 0 on f1.B1.m1
+; obligation 1: condition=defined region=f1 answer=unsat
+; claim: f piece 1 is defined on its closure: Ne(exp(x1) + 1, 0), Ne(exp(x2) + 1, 0)
 (push)
-; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x2 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 x1)))
 (assert (let ((a!1 (+ 1.0 x1 (/ (* x1 x1) 2.0) (/ (* (* x1 x1) x1) 6.0))))
@@ -22,12 +24,97 @@
 (assert (let ((a!1 (- (+ (- 1.0 x1) (/ (* x1 x1) 2.0)) (/ (* (* x1 x1) x1) 6.0))))
   (=> (<= x1 0.0) (>= 1.0 (* exp_1 a!1)))))
 (assert (=> (< x1 1.0) (>= 1.0 (* exp_1 (- 1.0 x1)))))
-(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
-  (and (not (and (> a!1 0.0))))))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 x2)))
+(assert (let ((a!1 (+ 1.0 x2 (/ (* x2 x2) 2.0) (/ (* (* x2 x2) x2) 6.0))))
+  (>= exp_2 a!1)))
+(assert (let ((a!1 (<= exp_2 (+ 1.0 x2 (/ (* x2 x2) 2.0)))))
+  (=> (<= x2 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x2) (/ (* x2 x2) 2.0)) (/ (* (* x2 x2) x2) 6.0))))
+  (=> (<= x2 0.0) (>= 1.0 (* exp_2 a!1)))))
+(assert (=> (< x2 1.0) (>= 1.0 (* exp_2 (- 1.0 x2)))))
+(assert (=> (<= x2 x1) (<= exp_2 exp_1)))
+(assert (=> (<= x1 x2) (<= exp_1 exp_2)))
+(assert (=> (< x2 x1) (< exp_2 exp_1)))
+(assert (=> (< x1 x2) (< exp_1 exp_2)))
+(assert (let ((a!1 (not (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
+  (and (or and) a!1)))
 (check-sat)
 (pop)
 
-; obligation 2: condition=cover region=f1.B1.m1 answer=unsat
+; obligation 2: condition=defined region=B1 answer=unsat
+; claim: B piece 1 is defined on its closure: Ne(exp(x1) + 1, 0), Ne(exp(x2) + 1, 0)
+(push)
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
+(declare-fun exp_1 () Real)
+(declare-fun x1 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x2 () Real)
+(assert (> exp_1 0.0))
+(assert (>= exp_1 (+ 1.0 x1)))
+(assert (let ((a!1 (+ 1.0 x1 (/ (* x1 x1) 2.0) (/ (* (* x1 x1) x1) 6.0))))
+  (>= exp_1 a!1)))
+(assert (let ((a!1 (<= exp_1 (+ 1.0 x1 (/ (* x1 x1) 2.0)))))
+  (=> (<= x1 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x1) (/ (* x1 x1) 2.0)) (/ (* (* x1 x1) x1) 6.0))))
+  (=> (<= x1 0.0) (>= 1.0 (* exp_1 a!1)))))
+(assert (=> (< x1 1.0) (>= 1.0 (* exp_1 (- 1.0 x1)))))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 x2)))
+(assert (let ((a!1 (+ 1.0 x2 (/ (* x2 x2) 2.0) (/ (* (* x2 x2) x2) 6.0))))
+  (>= exp_2 a!1)))
+(assert (let ((a!1 (<= exp_2 (+ 1.0 x2 (/ (* x2 x2) 2.0)))))
+  (=> (<= x2 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x2) (/ (* x2 x2) 2.0)) (/ (* (* x2 x2) x2) 6.0))))
+  (=> (<= x2 0.0) (>= 1.0 (* exp_2 a!1)))))
+(assert (=> (< x2 1.0) (>= 1.0 (* exp_2 (- 1.0 x2)))))
+(assert (=> (<= x2 x1) (<= exp_2 exp_1)))
+(assert (=> (<= x1 x2) (<= exp_1 exp_2)))
+(assert (=> (< x2 x1) (< exp_2 exp_1)))
+(assert (=> (< x1 x2) (< exp_1 exp_2)))
+(assert (let ((a!1 (not (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
+  (and (or and) a!1)))
+(check-sat)
+(pop)
+
+; obligation 3: condition=B_positive region=f1.B1.m1 answer=unsat
+; claim: B > 0 on f1.B1.m1
+(push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(declare-fun exp_1 () Real)
+(declare-fun x1 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x2 () Real)
+(assert (> exp_1 0.0))
+(assert (>= exp_1 (+ 1.0 x1)))
+(assert (let ((a!1 (+ 1.0 x1 (/ (* x1 x1) 2.0) (/ (* (* x1 x1) x1) 6.0))))
+  (>= exp_1 a!1)))
+(assert (let ((a!1 (<= exp_1 (+ 1.0 x1 (/ (* x1 x1) 2.0)))))
+  (=> (<= x1 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x1) (/ (* x1 x1) 2.0)) (/ (* (* x1 x1) x1) 6.0))))
+  (=> (<= x1 0.0) (>= 1.0 (* exp_1 a!1)))))
+(assert (=> (< x1 1.0) (>= 1.0 (* exp_1 (- 1.0 x1)))))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 x2)))
+(assert (let ((a!1 (+ 1.0 x2 (/ (* x2 x2) 2.0) (/ (* (* x2 x2) x2) 6.0))))
+  (>= exp_2 a!1)))
+(assert (let ((a!1 (<= exp_2 (+ 1.0 x2 (/ (* x2 x2) 2.0)))))
+  (=> (<= x2 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x2) (/ (* x2 x2) 2.0)) (/ (* (* x2 x2) x2) 6.0))))
+  (=> (<= x2 0.0) (>= 1.0 (* exp_2 a!1)))))
+(assert (=> (< x2 1.0) (>= 1.0 (* exp_2 (- 1.0 x2)))))
+(assert (=> (<= x2 x1) (<= exp_2 exp_1)))
+(assert (=> (<= x1 x2) (<= exp_1 exp_2)))
+(assert (=> (< x2 x1) (< exp_2 exp_1)))
+(assert (=> (< x1 x2) (< exp_1 exp_2)))
+(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
+      (a!2 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
+  (and (not (and (> a!1 0.0))) a!2)))
+(check-sat)
+(pop)
+
+; obligation 4: condition=cover region=f1.B1.m1 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m1 (l1 metric)
 (push)
 ; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
@@ -66,14 +153,16 @@
               (* (* (+ 1.0 exp_1) (+ 1.0 exp_1)) (+ 1.0 exp_1) (+ 1.0 exp_1))))
       (a!5 (/ 1.0
               (* (+ 1.0 (* exp_2 exp_2) (* 2.0 exp_2))
-                 (+ 1.0 (* exp_2 exp_2) (* 2.0 exp_2))))))
+                 (+ 1.0 (* exp_2 exp_2) (* 2.0 exp_2)))))
+      (a!7 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
 (let ((a!6 (and (<= (* a!3 (* exp_1 exp_1)) (* a!4 (* exp_1 exp_1)))
                 (<= (* a!5 (* exp_2 exp_2)) (* a!4 (* exp_1 exp_1))))))
-  (and (> a!1 a!2) (not a!6)))))
+  (and (> a!1 a!2) (not a!6) a!7))))
 (check-sat)
 (pop)
 
-; obligation 3: condition=smooth region=f1.B1.m1 answer=sat
+; obligation 5: condition=smooth region=f1.B1.m1 answer=sat
 ; claim: ||grad ln B||_* <= 1/10 on f1.B1.m1 (l1 metric)
 (push)
 (declare-fun exp_1 () Real)
@@ -107,7 +196,9 @@
       (a!3 (+ 1.0
               (* (* exp_1 exp_1) exp_1)
               (* 3.0 (* exp_1 exp_1))
-              (* 3.0 exp_1))))
+              (* 3.0 exp_1)))
+      (a!5 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
 (let ((a!4 (* (* (+ 1.0 exp_1) (+ 1.0 exp_1))
               (+ 1.0 exp_1)
               (+ 1.0 exp_1)
@@ -115,16 +206,18 @@
               (+ (* (- 1.0) (* exp_1 exp_1)) exp_1)
               (/ 1.0 (* a!3 a!3))
               (/ 1.0 (* exp_1 exp_1)))))
-  (and (> a!1 a!2) (not (and (>= (/ 1.0 100.0) a!4)))))))
+  (and (> a!1 a!2) (not (and (>= (/ 1.0 100.0) a!4))) a!5))))
 (check-sat)
 (pop)
 
-; obligation 4: condition=B_positive region=f1.B1.m2 answer=unsat
+; obligation 6: condition=B_positive region=f1.B1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x2 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x1 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 x2)))
 (assert (let ((a!1 (+ 1.0 x2 (/ (* x2 x2) 2.0) (/ (* (* x2 x2) x2) 6.0))))
@@ -134,12 +227,27 @@
 (assert (let ((a!1 (- (+ (- 1.0 x2) (/ (* x2 x2) 2.0)) (/ (* (* x2 x2) x2) 6.0))))
   (=> (<= x2 0.0) (>= 1.0 (* exp_1 a!1)))))
 (assert (=> (< x2 1.0) (>= 1.0 (* exp_1 (- 1.0 x2)))))
-(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
-  (and (not (and (> a!1 0.0))))))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 x1)))
+(assert (let ((a!1 (+ 1.0 x1 (/ (* x1 x1) 2.0) (/ (* (* x1 x1) x1) 6.0))))
+  (>= exp_2 a!1)))
+(assert (let ((a!1 (<= exp_2 (+ 1.0 x1 (/ (* x1 x1) 2.0)))))
+  (=> (<= x1 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x1) (/ (* x1 x1) 2.0)) (/ (* (* x1 x1) x1) 6.0))))
+  (=> (<= x1 0.0) (>= 1.0 (* exp_2 a!1)))))
+(assert (=> (< x1 1.0) (>= 1.0 (* exp_2 (- 1.0 x1)))))
+(assert (=> (<= x1 x2) (<= exp_2 exp_1)))
+(assert (=> (<= x2 x1) (<= exp_1 exp_2)))
+(assert (=> (< x1 x2) (< exp_2 exp_1)))
+(assert (=> (< x2 x1) (< exp_1 exp_2)))
+(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
+      (a!2 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_2)) (distinct 0.0 (+ 1.0 exp_1))))))
+  (and (not (and (> a!1 0.0))) a!2)))
 (check-sat)
 (pop)
 
-; obligation 5: condition=cover region=f1.B1.m2 answer=unsat
+; obligation 7: condition=cover region=f1.B1.m2 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m2 (l1 metric)
 (push)
 ; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
@@ -178,14 +286,16 @@
               (* (* (+ 1.0 exp_1) (+ 1.0 exp_1)) (+ 1.0 exp_1) (+ 1.0 exp_1))))
       (a!5 (/ 1.0
               (* (+ 1.0 (* exp_1 exp_1) (* 2.0 exp_1))
-                 (+ 1.0 (* exp_1 exp_1) (* 2.0 exp_1))))))
+                 (+ 1.0 (* exp_1 exp_1) (* 2.0 exp_1)))))
+      (a!7 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_2)) (distinct 0.0 (+ 1.0 exp_1))))))
 (let ((a!6 (and (<= (* a!3 (* exp_2 exp_2)) (* a!4 (* exp_1 exp_1)))
                 (<= (* a!5 (* exp_1 exp_1)) (* a!4 (* exp_1 exp_1))))))
-  (and (> a!1 a!2) (not a!6)))))
+  (and (> a!1 a!2) (not a!6) a!7))))
 (check-sat)
 (pop)
 
-; obligation 6: condition=smooth region=f1.B1.m2 answer=sat
+; obligation 8: condition=smooth region=f1.B1.m2 answer=sat
 ; claim: ||grad ln B||_* <= 1/10 on f1.B1.m2 (l1 metric)
 (push)
 (declare-fun exp_1 () Real)
@@ -219,7 +329,9 @@
       (a!3 (+ 1.0
               (* (* exp_1 exp_1) exp_1)
               (* 3.0 (* exp_1 exp_1))
-              (* 3.0 exp_1))))
+              (* 3.0 exp_1)))
+      (a!5 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_2)) (distinct 0.0 (+ 1.0 exp_1))))))
 (let ((a!4 (* (* (+ 1.0 exp_1) (+ 1.0 exp_1))
               (+ 1.0 exp_1)
               (+ 1.0 exp_1)
@@ -227,11 +339,11 @@
               (+ (* (- 1.0) (* exp_1 exp_1)) exp_1)
               (/ 1.0 (* a!3 a!3))
               (/ 1.0 (* exp_1 exp_1)))))
-  (and (> a!1 a!2) (not (and (>= (/ 1.0 100.0) a!4)))))))
+  (and (> a!1 a!2) (not (and (>= (/ 1.0 100.0) a!4))) a!5))))
 (check-sat)
 (pop)
 
-; obligation 7: condition=B_positive region=f1.B1.m= answer=unsat
+; obligation 9: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -262,12 +374,14 @@
 (assert (=> (< x2 x1) (< exp_2 exp_1)))
 (assert (=> (< x1 x2) (< exp_1 exp_2)))
 (assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (not (and (> a!1 0.0))) (not (and (> a!2 0.0))))))
+      (a!2 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2)))))
+      (a!3 (* (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
+  (and (not (and (> a!1 0.0))) a!2 (not (and (> a!3 0.0))) a!2)))
 (check-sat)
 (pop)
 
-; obligation 8: condition=cover region=f1.B1.m= answer=unsat
+; obligation 10: condition=cover region=f1.B1.m= answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m= (l1 metric)
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -306,18 +420,20 @@
       (a!3 (/ 1.0
               (* (+ 1.0 (* exp_2 exp_2) (* 2.0 exp_2))
                  (+ 1.0 (* exp_2 exp_2) (* 2.0 exp_2)))))
-      (a!5 (* (/ 1.0
+      (a!5 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2)))))
+      (a!6 (* (/ 1.0
                  (* (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2)))
               (* exp_2 exp_2))))
 (let ((a!4 (and (<= (* a!1 (* exp_1 exp_1)) a!2)
                 (<= (* a!3 (* exp_2 exp_2)) a!2)))
-      (a!6 (and (<= (* a!1 (* exp_1 exp_1)) a!5)
-                (<= (* a!3 (* exp_2 exp_2)) a!5))))
-  (and (not a!4) (not a!6)))))
+      (a!7 (and (<= (* a!1 (* exp_1 exp_1)) a!6)
+                (<= (* a!3 (* exp_2 exp_2)) a!6))))
+  (and (not a!4) a!5 (not a!7) a!5))))
 (check-sat)
 (pop)
 
-; obligation 9: condition=smooth region=f1.B1.m= answer=sat
+; obligation 11: condition=smooth region=f1.B1.m= answer=sat
 ; claim: ||grad ln B||_* <= 1/10 on f1.B1.m= (l1 metric)
 (push)
 (declare-fun exp_1 () Real)
@@ -352,7 +468,9 @@
               (* (* exp_1 exp_1) exp_1)
               (* 3.0 (* exp_1 exp_1))
               (* 3.0 exp_1)))
-      (a!5 (+ 1.0
+      (a!5 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2)))))
+      (a!6 (+ 1.0
               (* (* exp_2 exp_2) exp_2)
               (* 3.0 (* exp_2 exp_2))
               (* 3.0 exp_2))))
@@ -363,16 +481,18 @@
               (+ (* (- 1.0) (* exp_1 exp_1)) exp_1)
               (/ 1.0 (* a!3 a!3))
               (/ 1.0 (* exp_1 exp_1))))
-      (a!6 (* (* (+ 1.0 exp_2) (+ 1.0 exp_2))
+      (a!7 (* (* (+ 1.0 exp_2) (+ 1.0 exp_2))
               (+ 1.0 exp_2)
               (+ 1.0 exp_2)
               (+ (* (- 1.0) (* exp_2 exp_2)) exp_2)
               (+ (* (- 1.0) (* exp_2 exp_2)) exp_2)
-              (/ 1.0 (* a!5 a!5))
+              (/ 1.0 (* a!6 a!6))
               (/ 1.0 (* exp_2 exp_2)))))
   (and (= a!1 a!2)
        (not (and (>= (/ 1.0 100.0) a!4)))
-       (not (and (>= (/ 1.0 100.0) a!6)))))))
+       a!5
+       (not (and (>= (/ 1.0 100.0) a!7)))
+       a!5))))
 (check-sat)
 (pop)
 

@@ -1,18 +1,20 @@
 ; gpaudit proof obligations for laud-thm3-count-l1
 ; config: examples/laud-thm3-count-l1.yaml
 ; config-sha256: 238b1e540eb1e2afbc37ebbdbf9a0a15756c4b9dde2f5fc05cbb90c636bb0d13
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
+; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
 
-; obligation 1: condition=B_positive region=f1.B1.m1 answer=unsat
-; claim: B > 0 on f1.B1.m1
+; obligation 1: condition=defined region=f1 answer=unsat
+; claim: f piece 1 is defined on its closure: Ne(exp(x1/10) + 1, 0), Ne(exp(x2/10) + 1, 0)
 (push)
-; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x2 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 (* (/ 1.0 10.0) x1))))
 (assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
@@ -35,12 +37,162 @@
   (=> (<= (* (/ 1.0 10.0) x1) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
 (assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 10.0) x1))))))
   (=> (< (* (/ 1.0 10.0) x1) 1.0) a!1)))
-(assert (let ((a!1 (* (/ 1.0 10.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
-  (and (not (and (> a!1 0.0))))))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 (* (/ 1.0 10.0) x2))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)
+              a!1)))
+  (>= exp_2 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (<= exp_2 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x2))
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 10.0) x2))))))
+  (=> (< (* (/ 1.0 10.0) x2) 1.0) a!1)))
+(assert (=> (<= (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (<= exp_2 exp_1)))
+(assert (=> (<= (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (<= exp_1 exp_2)))
+(assert (=> (< (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (< exp_2 exp_1)))
+(assert (=> (< (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (< exp_1 exp_2)))
+(assert (let ((a!1 (not (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
+  (and (or and) a!1)))
 (check-sat)
 (pop)
 
-; obligation 2: condition=cover region=f1.B1.m1 answer=unsat
+; obligation 2: condition=defined region=B1 answer=unsat
+; claim: B piece 1 is defined on its closure: Ne(exp(x1/10) + 1, 0), Ne(exp(x2/10) + 1, 0)
+(push)
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
+(declare-fun exp_1 () Real)
+(declare-fun x1 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x2 () Real)
+(assert (> exp_1 0.0))
+(assert (>= exp_1 (+ 1.0 (* (/ 1.0 10.0) x1))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)
+              a!1)))
+  (>= exp_1 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (<= exp_1 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x1))
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 10.0) x1))))))
+  (=> (< (* (/ 1.0 10.0) x1) 1.0) a!1)))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 (* (/ 1.0 10.0) x2))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)
+              a!1)))
+  (>= exp_2 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (<= exp_2 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x2))
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 10.0) x2))))))
+  (=> (< (* (/ 1.0 10.0) x2) 1.0) a!1)))
+(assert (=> (<= (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (<= exp_2 exp_1)))
+(assert (=> (<= (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (<= exp_1 exp_2)))
+(assert (=> (< (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (< exp_2 exp_1)))
+(assert (=> (< (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (< exp_1 exp_2)))
+(assert (let ((a!1 (not (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
+  (and (or and) a!1)))
+(check-sat)
+(pop)
+
+; obligation 3: condition=B_positive region=f1.B1.m1 answer=unsat
+; claim: B > 0 on f1.B1.m1
+(push)
+; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+(declare-fun exp_1 () Real)
+(declare-fun x1 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x2 () Real)
+(assert (> exp_1 0.0))
+(assert (>= exp_1 (+ 1.0 (* (/ 1.0 10.0) x1))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)
+              a!1)))
+  (>= exp_1 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (<= exp_1 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x1))
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 10.0) x1))))))
+  (=> (< (* (/ 1.0 10.0) x1) 1.0) a!1)))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 (* (/ 1.0 10.0) x2))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)
+              a!1)))
+  (>= exp_2 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (<= exp_2 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x2))
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 10.0) x2))))))
+  (=> (< (* (/ 1.0 10.0) x2) 1.0) a!1)))
+(assert (=> (<= (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (<= exp_2 exp_1)))
+(assert (=> (<= (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (<= exp_1 exp_2)))
+(assert (=> (< (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (< exp_2 exp_1)))
+(assert (=> (< (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (< exp_1 exp_2)))
+(assert (let ((a!1 (* (/ 1.0 10.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
+      (a!2 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
+  (and (not (and (> a!1 0.0))) a!2)))
+(check-sat)
+(pop)
+
+; obligation 4: condition=cover region=f1.B1.m1 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m1 (l1 metric)
 (push)
 ; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
@@ -101,21 +253,25 @@
       (a!3 (+ 10.0 (* 10.0 (* exp_1 exp_1)) (* 20.0 exp_1)))
       (a!4 (/ 1.0
               (* (* (+ 1.0 exp_1) (+ 1.0 exp_1)) (+ 1.0 exp_1) (+ 1.0 exp_1))))
-      (a!6 (+ 10.0 (* 10.0 (* exp_2 exp_2)) (* 20.0 exp_2))))
+      (a!6 (+ 10.0 (* 10.0 (* exp_2 exp_2)) (* 20.0 exp_2)))
+      (a!8 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
 (let ((a!5 (<= (* (/ 1.0 (* a!3 a!3)) (* exp_1 exp_1))
                (* (/ 1.0 100.0) a!4 (* exp_1 exp_1))))
       (a!7 (<= (* (/ 1.0 (* a!6 a!6)) (* exp_2 exp_2))
                (* (/ 1.0 100.0) a!4 (* exp_1 exp_1)))))
-  (and (> a!1 a!2) (not (and a!5 a!7))))))
+  (and (> a!1 a!2) (not (and a!5 a!7)) a!8))))
 (check-sat)
 (pop)
 
-; obligation 3: condition=smooth region=f1.B1.m1 answer=unsat
+; obligation 5: condition=smooth region=f1.B1.m1 answer=unsat
 ; claim: ||grad ln B||_* <= 1/10 on f1.B1.m1 (l1 metric)
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x2 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 (* (/ 1.0 10.0) x1))))
 (assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
@@ -138,10 +294,38 @@
   (=> (<= (* (/ 1.0 10.0) x1) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
 (assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 10.0) x1))))))
   (=> (< (* (/ 1.0 10.0) x1) 1.0) a!1)))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 (* (/ 1.0 10.0) x2))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)
+              a!1)))
+  (>= exp_2 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x2)
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (<= exp_2 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x2))
+              (/ (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
+                 (* (/ 1.0 10.0) x2))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x2) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 10.0) x2))))))
+  (=> (< (* (/ 1.0 10.0) x2) 1.0) a!1)))
+(assert (=> (<= (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (<= exp_2 exp_1)))
+(assert (=> (<= (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (<= exp_1 exp_2)))
+(assert (=> (< (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (< exp_2 exp_1)))
+(assert (=> (< (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (< exp_1 exp_2)))
 (assert (let ((a!1 (+ 100.0
               (* 100.0 (* exp_1 exp_1) exp_1)
               (* 300.0 (* exp_1 exp_1))
-              (* 300.0 exp_1))))
+              (* 300.0 exp_1)))
+      (a!3 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2))))))
 (let ((a!2 (* 100.0
               (+ 1.0 exp_1)
               (+ 1.0 exp_1)
@@ -151,16 +335,18 @@
               (+ (* (- 1.0) (* exp_1 exp_1)) exp_1)
               (/ 1.0 (* a!1 a!1))
               (/ 1.0 (* exp_1 exp_1)))))
-  (and (not (and (>= (/ 1.0 100.0) a!2)))))))
+  (and (not (and (>= (/ 1.0 100.0) a!2))) a!3))))
 (check-sat)
 (pop)
 
-; obligation 4: condition=B_positive region=f1.B1.m2 answer=unsat
+; obligation 6: condition=B_positive region=f1.B1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x2 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x1 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 (* (/ 1.0 10.0) x2))))
 (assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
@@ -183,12 +369,40 @@
   (=> (<= (* (/ 1.0 10.0) x2) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
 (assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 10.0) x2))))))
   (=> (< (* (/ 1.0 10.0) x2) 1.0) a!1)))
-(assert (let ((a!1 (* (/ 1.0 10.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
-  (and (not (and (> a!1 0.0))))))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 (* (/ 1.0 10.0) x1))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)
+              a!1)))
+  (>= exp_2 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (<= exp_2 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x1))
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 10.0) x1))))))
+  (=> (< (* (/ 1.0 10.0) x1) 1.0) a!1)))
+(assert (=> (<= (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (<= exp_2 exp_1)))
+(assert (=> (<= (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (<= exp_1 exp_2)))
+(assert (=> (< (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (< exp_2 exp_1)))
+(assert (=> (< (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (< exp_1 exp_2)))
+(assert (let ((a!1 (* (/ 1.0 10.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
+      (a!2 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_2)) (distinct 0.0 (+ 1.0 exp_1))))))
+  (and (not (and (> a!1 0.0))) a!2)))
 (check-sat)
 (pop)
 
-; obligation 5: condition=cover region=f1.B1.m2 answer=unsat
+; obligation 7: condition=cover region=f1.B1.m2 answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m2 (l1 metric)
 (push)
 ; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
@@ -249,21 +463,25 @@
       (a!3 (+ 10.0 (* 10.0 (* exp_2 exp_2)) (* 20.0 exp_2)))
       (a!4 (/ 1.0
               (* (* (+ 1.0 exp_1) (+ 1.0 exp_1)) (+ 1.0 exp_1) (+ 1.0 exp_1))))
-      (a!6 (+ 10.0 (* 10.0 (* exp_1 exp_1)) (* 20.0 exp_1))))
+      (a!6 (+ 10.0 (* 10.0 (* exp_1 exp_1)) (* 20.0 exp_1)))
+      (a!8 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_2)) (distinct 0.0 (+ 1.0 exp_1))))))
 (let ((a!5 (<= (* (/ 1.0 (* a!3 a!3)) (* exp_2 exp_2))
                (* (/ 1.0 100.0) a!4 (* exp_1 exp_1))))
       (a!7 (<= (* (/ 1.0 (* a!6 a!6)) (* exp_1 exp_1))
                (* (/ 1.0 100.0) a!4 (* exp_1 exp_1)))))
-  (and (> a!1 a!2) (not (and a!5 a!7))))))
+  (and (> a!1 a!2) (not (and a!5 a!7)) a!8))))
 (check-sat)
 (pop)
 
-; obligation 6: condition=smooth region=f1.B1.m2 answer=unsat
+; obligation 8: condition=smooth region=f1.B1.m2 answer=unsat
 ; claim: ||grad ln B||_* <= 1/10 on f1.B1.m2 (l1 metric)
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
 (declare-fun exp_1 () Real)
 (declare-fun x2 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x1 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 (* (/ 1.0 10.0) x2))))
 (assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x2))
@@ -286,10 +504,38 @@
   (=> (<= (* (/ 1.0 10.0) x2) 0.0) (>= 1.0 (* exp_1 (- a!1 a!2))))))
 (assert (let ((a!1 (>= 1.0 (* exp_1 (- 1.0 (* (/ 1.0 10.0) x2))))))
   (=> (< (* (/ 1.0 10.0) x2) 1.0) a!1)))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 (* (/ 1.0 10.0) x1))))
+(assert (let ((a!1 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+(let ((a!2 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)
+              a!1)))
+  (>= exp_2 a!2))))
+(assert (let ((a!1 (+ 1.0
+              (* (/ 1.0 10.0) x1)
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0))))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (<= exp_2 a!1))))
+(assert (let ((a!1 (+ (- 1.0 (* (/ 1.0 10.0) x1))
+              (/ (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1)) 2.0)))
+      (a!2 (/ (* (* (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x1))
+                 (* (/ 1.0 10.0) x1))
+              6.0)))
+  (=> (<= (* (/ 1.0 10.0) x1) 0.0) (>= 1.0 (* exp_2 (- a!1 a!2))))))
+(assert (let ((a!1 (>= 1.0 (* exp_2 (- 1.0 (* (/ 1.0 10.0) x1))))))
+  (=> (< (* (/ 1.0 10.0) x1) 1.0) a!1)))
+(assert (=> (<= (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (<= exp_2 exp_1)))
+(assert (=> (<= (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (<= exp_1 exp_2)))
+(assert (=> (< (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (< exp_2 exp_1)))
+(assert (=> (< (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (< exp_1 exp_2)))
 (assert (let ((a!1 (+ 100.0
               (* 100.0 (* exp_1 exp_1) exp_1)
               (* 300.0 (* exp_1 exp_1))
-              (* 300.0 exp_1))))
+              (* 300.0 exp_1)))
+      (a!3 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_2)) (distinct 0.0 (+ 1.0 exp_1))))))
 (let ((a!2 (* 100.0
               (+ 1.0 exp_1)
               (+ 1.0 exp_1)
@@ -299,11 +545,11 @@
               (+ (* (- 1.0) (* exp_1 exp_1)) exp_1)
               (/ 1.0 (* a!1 a!1))
               (/ 1.0 (* exp_1 exp_1)))))
-  (and (not (and (>= (/ 1.0 100.0) a!2)))))))
+  (and (not (and (>= (/ 1.0 100.0) a!2))) a!3))))
 (check-sat)
 (pop)
 
-; obligation 7: condition=B_positive region=f1.B1.m= answer=unsat
+; obligation 9: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -360,12 +606,14 @@
 (assert (=> (< (* (/ 1.0 10.0) x2) (* (/ 1.0 10.0) x1)) (< exp_2 exp_1)))
 (assert (=> (< (* (/ 1.0 10.0) x1) (* (/ 1.0 10.0) x2)) (< exp_1 exp_2)))
 (assert (let ((a!1 (* (/ 1.0 10.0) (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (* (/ 1.0 10.0) (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (not (and (> a!1 0.0))) (not (and (> a!2 0.0))))))
+      (a!2 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2)))))
+      (a!3 (* (/ 1.0 10.0) (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
+  (and (not (and (> a!1 0.0))) a!2 (not (and (> a!3 0.0))) a!2)))
 (check-sat)
 (pop)
 
-; obligation 8: condition=cover region=f1.B1.m= answer=unsat
+; obligation 10: condition=cover region=f1.B1.m= answer=unsat
 ; claim: ||grad f||_* <= 1 * B on f1.B1.m= (l1 metric)
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -427,19 +675,21 @@
                  (* (+ 1.0 exp_1) (+ 1.0 exp_1) (+ 1.0 exp_1) (+ 1.0 exp_1)))
               (* exp_1 exp_1)))
       (a!4 (+ 10.0 (* 10.0 (* exp_2 exp_2)) (* 20.0 exp_2)))
-      (a!6 (* (/ 1.0 100.0)
+      (a!6 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2)))))
+      (a!7 (* (/ 1.0 100.0)
               (/ 1.0
                  (* (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2) (+ 1.0 exp_2)))
               (* exp_2 exp_2))))
 (let ((a!3 (<= (* (/ 1.0 (* a!1 a!1)) (* exp_1 exp_1)) a!2))
       (a!5 (<= (* (/ 1.0 (* a!4 a!4)) (* exp_2 exp_2)) a!2))
-      (a!7 (<= (* (/ 1.0 (* a!1 a!1)) (* exp_1 exp_1)) a!6))
-      (a!8 (<= (* (/ 1.0 (* a!4 a!4)) (* exp_2 exp_2)) a!6)))
-  (and (not (and a!3 a!5)) (not (and a!7 a!8))))))
+      (a!8 (<= (* (/ 1.0 (* a!1 a!1)) (* exp_1 exp_1)) a!7))
+      (a!9 (<= (* (/ 1.0 (* a!4 a!4)) (* exp_2 exp_2)) a!7)))
+  (and (not (and a!3 a!5)) a!6 (not (and a!8 a!9)) a!6))))
 (check-sat)
 (pop)
 
-; obligation 9: condition=smooth region=f1.B1.m= answer=unsat
+; obligation 11: condition=smooth region=f1.B1.m= answer=unsat
 ; claim: ||grad ln B||_* <= 1/10 on f1.B1.m= (l1 metric)
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -499,7 +749,9 @@
               (* 100.0 (* exp_1 exp_1) exp_1)
               (* 300.0 (* exp_1 exp_1))
               (* 300.0 exp_1)))
-      (a!3 (+ 100.0
+      (a!3 (=> true
+               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2)))))
+      (a!4 (+ 100.0
               (* 100.0 (* exp_2 exp_2) exp_2)
               (* 300.0 (* exp_2 exp_2))
               (* 300.0 exp_2))))
@@ -512,16 +764,19 @@
               (+ (* (- 1.0) (* exp_1 exp_1)) exp_1)
               (/ 1.0 (* a!1 a!1))
               (/ 1.0 (* exp_1 exp_1))))
-      (a!4 (* 100.0
+      (a!5 (* 100.0
               (+ 1.0 exp_2)
               (+ 1.0 exp_2)
               (+ 1.0 exp_2)
               (+ 1.0 exp_2)
               (+ (* (- 1.0) (* exp_2 exp_2)) exp_2)
               (+ (* (- 1.0) (* exp_2 exp_2)) exp_2)
-              (/ 1.0 (* a!3 a!3))
+              (/ 1.0 (* a!4 a!4))
               (/ 1.0 (* exp_2 exp_2)))))
-  (and (not (and (>= (/ 1.0 100.0) a!2))) (not (and (>= (/ 1.0 100.0) a!4)))))))
+  (and (not (and (>= (/ 1.0 100.0) a!2)))
+       a!3
+       (not (and (>= (/ 1.0 100.0) a!5)))
+       a!3))))
 (check-sat)
 (pop)
 

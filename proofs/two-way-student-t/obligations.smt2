@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for two-way-student-t
 ; config: examples/two-way-student-t.yaml
 ; config-sha256: 0010178e15fb545ab32f306844b5ac2257909e98bc0bddf3d05cc9054f6b23b7
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
+; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
 ; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -10,6 +10,7 @@
 ; obligation 1: condition=defined region=f (all pieces) answer=unsat
 ; claim: the pieces of f cover the input domain (some condition holds at every x)
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -49,7 +50,11 @@
                  (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
       (a!14 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))))))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!15 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3)))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
@@ -61,13 +66,141 @@
            (not a!11)
            (not a!12)
            (not a!13)
-           (not a!14)))))))
+           (not a!14))
+      (and (not a!6)
+           (not a!7)
+           (not a!8)
+           (not a!9)
+           (not a!10)
+           (not a!11)
+           (not (<= 0.0 a!15)))
+      (and (not a!6)
+           (not a!7)
+           (not a!8)
+           (not a!9)
+           (not a!10)
+           (not a!11)
+           (not a!12)
+           (not (<= 0.0 a!15))))))))
 (check-sat)
 (pop)
 
-; obligation 2: condition=defined region=B (all pieces) answer=unsat
+; obligation 2: condition=defined region=f8 answer=unsat
+; claim: f piece 8 is defined on its closure: (-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2 >= 0
+(push)
+; z3 decided this block as 8 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(declare-fun root_2 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
+(assert (let ((a!1 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!2 (<= (+ x2 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 9.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!4 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!6 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!11 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!2
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!5 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!2
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!7 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!6
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!8 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!6
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!2
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!9 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                a!6
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!10 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 a!6
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 a!2
+                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
+                 (>= root_2 (* (/ 1.0 4.0) root_1)))))
+  (and (or a!1 a!3 a!4 a!5 a!7 a!8 a!9 a!10) (not (and (<= 0.0 a!11)))))))
+(check-sat)
+(pop)
+
+; obligation 3: condition=defined region=B (all pieces) answer=unsat
 ; claim: the pieces of B cover the input domain (some condition holds at every x)
 (push)
+; z3 decided this block as 3 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -107,7 +240,11 @@
                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
       (a!10 (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))))))
+                 (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
+      (a!11 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
   (or (and (not a!1)
            (not a!2)
            (not a!3)
@@ -117,11 +254,28 @@
            (not a!7)
            (not a!8)
            (not a!9)
-           (not a!10)))))
+           (not a!10))
+      (and (not a!1)
+           (not a!2)
+           (not a!3)
+           (not a!4)
+           (not a!5)
+           (not a!6)
+           (not a!7)
+           (not (<= 0.0 a!11)))
+      (and (not a!1)
+           (not a!2)
+           (not a!3)
+           (not a!4)
+           (not a!5)
+           (not a!6)
+           (not a!7)
+           (not a!8)
+           (not (<= 0.0 a!11))))))
 (check-sat)
 (pop)
 
-; obligation 3: condition=defined region=B1 answer=unsat
+; obligation 4: condition=defined region=B1 answer=unsat
 ; claim: B piece 1 is defined on its closure: Ne(Min(x1 - 5/4 - sqrt(2)/4, x2 - 9/4 - sqrt(2)/4) + sqrt(2)/4 + 1/2, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -139,7 +293,7 @@
 (check-sat)
 (pop)
 
-; obligation 4: condition=defined region=B2 answer=unsat
+; obligation 5: condition=defined region=B2 answer=unsat
 ; claim: B piece 2 is defined on its closure: Ne(x1 - 3/4, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -156,7 +310,7 @@
 (check-sat)
 (pop)
 
-; obligation 5: condition=defined region=B4 answer=unsat
+; obligation 6: condition=defined region=B4 answer=unsat
 ; claim: B piece 4 is defined on its closure: Ne(5/4 - x1, 0)
 (push)
 (declare-fun root_1 () Real)
@@ -175,7 +329,7 @@
 (check-sat)
 (pop)
 
-; obligation 6: condition=defined region=B5 answer=unsat
+; obligation 7: condition=defined region=B5 answer=unsat
 ; claim: B piece 5 is defined on its closure: Ne(x2 - 7/4, 0)
 (push)
 ; z3 decided this block as 8 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -246,7 +400,7 @@
 (check-sat)
 (pop)
 
-; obligation 7: condition=defined region=B7 answer=unsat
+; obligation 8: condition=defined region=B7 answer=unsat
 ; claim: B piece 7 is defined on its closure: Ne(9/4 - x2, 0)
 (push)
 ; z3 decided this block as 8 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
@@ -327,10 +481,10 @@
 (check-sat)
 (pop)
 
-; obligation 8: condition=defined region=B8 answer=unsat
-; claim: B piece 8 is defined on its closure: Ne(-sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) + sqrt(2)/4 + 1/2, 0)
+; obligation 9: condition=defined region=B8 answer=unsat
+; claim: B piece 8 is defined on its closure: Ne(-sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) + sqrt(2)/4 + 1/2, 0), (-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2 >= 0
 (push)
-; z3 decided this block as 2 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -361,18 +515,23 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!3 (and (distinct 0.0
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!4 (and (distinct 0.0
                           (+ (/ 1.0 2.0)
                              (* (- 1.0) root_2)
-                             (* (/ 1.0 4.0) root_1))))))
-  (and (or a!1 a!2) (not a!3))))
+                             (* (/ 1.0 4.0) root_1)))
+                (<= 0.0 a!3))))
+  (and (or a!1 a!2) (not a!4)))))
 (check-sat)
 (pop)
 
-; obligation 9: condition=defined region=B10 answer=unsat
-; claim: B piece 10 is defined on its closure: Ne(sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) - sqrt(2)/4, 0)
+; obligation 10: condition=defined region=B10 answer=unsat
+; claim: B piece 10 is defined on its closure: Ne(sqrt((-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2) - sqrt(2)/4, 0), (-x1 + sqrt(2)/4 + 5/4)**2 + (-x2 + sqrt(2)/4 + 9/4)**2 >= 0
 (push)
-; z3 decided this block as 32 cases, one disjunct of its region (the disjunction among its conjuncts) in each: the block is unsat exactly when every case is
+; z3 decided this block as 2 cases, the same hypotheses with one conjunct of the claim negated in each: the block is unsat exactly when every case is
 (declare-fun root_1 () Real)
 (declare-fun x2 () Real)
 (declare-fun x1 () Real)
@@ -413,7 +572,10 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!37 (and (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!37 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -743,7 +905,9 @@
                  a!2
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
-                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1))))))
+                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!38 (and (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
+                 (<= 0.0 a!37))))
   (and (or a!1
            a!3
            a!5
@@ -776,11 +940,11 @@
            a!34
            a!35
            a!36)
-       (not a!37)))))
+       (not a!38)))))
 (check-sat)
 (pop)
 
-; obligation 10: condition=B_positive region=f2.B3 answer=unsat
+; obligation 11: condition=B_positive region=f2.B3 answer=unsat
 ; claim: B > 0 on f2.B3
 (push)
 (declare-fun root_1 () Real)
@@ -816,7 +980,7 @@
 (check-sat)
 (pop)
 
-; obligation 11: condition=cover region=f2.B3 answer=unsat
+; obligation 12: condition=cover region=f2.B3 answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B3
 (push)
 (declare-fun root_1 () Real)
@@ -853,7 +1017,7 @@
 (check-sat)
 (pop)
 
-; obligation 12: condition=smooth region=f2.B3 answer=unsat
+; obligation 13: condition=smooth region=f2.B3 answer=unsat
 ; claim: |grad ln B| <= 0 on f2.B3
 (push)
 (declare-fun root_1 () Real)
@@ -890,7 +1054,7 @@
 (check-sat)
 (pop)
 
-; obligation 13: condition=B_positive region=f5.B6 answer=unsat
+; obligation 14: condition=B_positive region=f5.B6 answer=unsat
 ; claim: B > 0 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -946,7 +1110,7 @@
 (check-sat)
 (pop)
 
-; obligation 14: condition=cover region=f5.B6 answer=unsat
+; obligation 15: condition=cover region=f5.B6 answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1003,7 +1167,7 @@
 (check-sat)
 (pop)
 
-; obligation 15: condition=smooth region=f5.B6 answer=unsat
+; obligation 16: condition=smooth region=f5.B6 answer=unsat
 ; claim: |grad ln B| <= 0 on f5.B6
 (push)
 (declare-fun root_1 () Real)
@@ -1060,33 +1224,57 @@
 (check-sat)
 (pop)
 
-; obligation 16: condition=B_positive region=f8.B9 answer=unsat
+; obligation 17: condition=B_positive region=f8.B9 answer=unsat
 ; claim: B > 0 on f8.B9
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (and (not (and (> 2.0 0.0)))))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and (not (and (> 2.0 0.0))) (=> true (<= 0.0 a!1)))))
 (check-sat)
 (pop)
 
-; obligation 17: condition=cover region=f8.B9 answer=unsat
+; obligation 18: condition=cover region=f8.B9 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B9
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (let ((a!1 (and (<= 4.0 (* (^ 1.0 2.0) (^ 2.0 2.0))))))
-  (and (not a!1))))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (and (<= 4.0 (* (^ 1.0 2.0) (^ 2.0 2.0)))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and (not a!1) (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 18: condition=smooth region=f8.B9 answer=unsat
+; obligation 19: condition=smooth region=f8.B9 answer=unsat
 ; claim: |grad ln B| <= 0 on f8.B9
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0))))))
-  (and a!1)))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (not (and (<= 0.0 (^ 0.0 2.0)))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and a!1 (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 19: condition=B_positive region=f1.B2.m2 answer=unsat
+; obligation 20: condition=B_positive region=f1.B2.m2 answer=unsat
 ; claim: B > 0 on f1.B2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1116,7 +1304,7 @@
 (check-sat)
 (pop)
 
-; obligation 20: condition=cover region=f1.B2.m2 answer=unsat
+; obligation 21: condition=cover region=f1.B2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1146,7 +1334,7 @@
 (check-sat)
 (pop)
 
-; obligation 21: condition=smooth region=f1.B2.m2 answer=unsat
+; obligation 22: condition=smooth region=f1.B2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1155,7 +1343,7 @@
 (check-sat)
 (pop)
 
-; obligation 22: condition=B_positive region=f1.B2.m= answer=unsat
+; obligation 23: condition=B_positive region=f1.B2.m= answer=unsat
 ; claim: B > 0 on f1.B2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1186,7 +1374,7 @@
 (check-sat)
 (pop)
 
-; obligation 23: condition=cover region=f1.B2.m= answer=unsat
+; obligation 24: condition=cover region=f1.B2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1219,7 +1407,7 @@
 (check-sat)
 (pop)
 
-; obligation 24: condition=smooth region=f1.B2.m= answer=unsat
+; obligation 25: condition=smooth region=f1.B2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1231,7 +1419,7 @@
 (check-sat)
 (pop)
 
-; obligation 25: condition=B_positive region=f2.B4.m= answer=unsat
+; obligation 26: condition=B_positive region=f2.B4.m= answer=unsat
 ; claim: B > 0 on f2.B4.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1263,7 +1451,7 @@
 (check-sat)
 (pop)
 
-; obligation 26: condition=cover region=f2.B4.m= answer=unsat
+; obligation 27: condition=cover region=f2.B4.m= answer=unsat
 ; claim: |grad f| <= 1 * B on f2.B4.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1330,7 +1518,7 @@
 (check-sat)
 (pop)
 
-; obligation 27: condition=smooth region=f2.B4.m= answer=unsat
+; obligation 28: condition=smooth region=f2.B4.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f2.B4.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1344,7 +1532,7 @@
 (check-sat)
 (pop)
 
-; obligation 28: condition=B_positive region=f3.B4.m1 answer=unsat
+; obligation 29: condition=B_positive region=f3.B4.m1 answer=unsat
 ; claim: B > 0 on f3.B4.m1
 (push)
 (declare-fun root_1 () Real)
@@ -1411,7 +1599,7 @@
 (check-sat)
 (pop)
 
-; obligation 29: condition=cover region=f3.B4.m1 answer=unsat
+; obligation 30: condition=cover region=f3.B4.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B4.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1423,7 +1611,7 @@
 (check-sat)
 (pop)
 
-; obligation 30: condition=smooth region=f3.B4.m1 answer=unsat
+; obligation 31: condition=smooth region=f3.B4.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B4.m1
 (push)
 (declare-fun root_1 () Real)
@@ -1492,7 +1680,7 @@
 (check-sat)
 (pop)
 
-; obligation 31: condition=B_positive region=f3.B4.m2 answer=unsat
+; obligation 32: condition=B_positive region=f3.B4.m2 answer=unsat
 ; claim: B > 0 on f3.B4.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1522,7 +1710,7 @@
 (check-sat)
 (pop)
 
-; obligation 32: condition=cover region=f3.B4.m2 answer=unsat
+; obligation 33: condition=cover region=f3.B4.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B4.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1552,7 +1740,7 @@
 (check-sat)
 (pop)
 
-; obligation 33: condition=smooth region=f3.B4.m2 answer=unsat
+; obligation 34: condition=smooth region=f3.B4.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B4.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1561,7 +1749,7 @@
 (check-sat)
 (pop)
 
-; obligation 34: condition=B_positive region=f3.B4.m= answer=unsat
+; obligation 35: condition=B_positive region=f3.B4.m= answer=unsat
 ; claim: B > 0 on f3.B4.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1593,7 +1781,7 @@
 (check-sat)
 (pop)
 
-; obligation 35: condition=cover region=f3.B4.m= answer=unsat
+; obligation 36: condition=cover region=f3.B4.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f3.B4.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1626,7 +1814,7 @@
 (check-sat)
 (pop)
 
-; obligation 36: condition=smooth region=f3.B4.m= answer=unsat
+; obligation 37: condition=smooth region=f3.B4.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f3.B4.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1640,7 +1828,7 @@
 (check-sat)
 (pop)
 
-; obligation 37: condition=B_positive region=f4.B5.m2 answer=unsat
+; obligation 38: condition=B_positive region=f4.B5.m2 answer=unsat
 ; claim: B > 0 on f4.B5.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1670,7 +1858,7 @@
 (check-sat)
 (pop)
 
-; obligation 38: condition=cover region=f4.B5.m2 answer=unsat
+; obligation 39: condition=cover region=f4.B5.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B5.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1700,7 +1888,7 @@
 (check-sat)
 (pop)
 
-; obligation 39: condition=smooth region=f4.B5.m2 answer=unsat
+; obligation 40: condition=smooth region=f4.B5.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B5.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1709,7 +1897,7 @@
 (check-sat)
 (pop)
 
-; obligation 40: condition=B_positive region=f4.B5.m= answer=unsat
+; obligation 41: condition=B_positive region=f4.B5.m= answer=unsat
 ; claim: B > 0 on f4.B5.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1740,7 +1928,7 @@
 (check-sat)
 (pop)
 
-; obligation 41: condition=cover region=f4.B5.m= answer=unsat
+; obligation 42: condition=cover region=f4.B5.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f4.B5.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1773,7 +1961,7 @@
 (check-sat)
 (pop)
 
-; obligation 42: condition=smooth region=f4.B5.m= answer=unsat
+; obligation 43: condition=smooth region=f4.B5.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f4.B5.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1785,7 +1973,7 @@
 (check-sat)
 (pop)
 
-; obligation 43: condition=B_positive region=f5.B7.m= answer=unsat
+; obligation 44: condition=B_positive region=f5.B7.m= answer=unsat
 ; claim: B > 0 on f5.B7.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1817,7 +2005,7 @@
 (check-sat)
 (pop)
 
-; obligation 44: condition=cover region=f5.B7.m= answer=unsat
+; obligation 45: condition=cover region=f5.B7.m= answer=unsat
 ; claim: |grad f| <= 1 * B on f5.B7.m=
 (push)
 (declare-fun root_1 () Real)
@@ -1904,7 +2092,7 @@
 (check-sat)
 (pop)
 
-; obligation 45: condition=smooth region=f5.B7.m= answer=unsat
+; obligation 46: condition=smooth region=f5.B7.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f5.B7.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -1918,7 +2106,7 @@
 (check-sat)
 (pop)
 
-; obligation 46: condition=B_positive region=f6.B7.m1 answer=unsat
+; obligation 47: condition=B_positive region=f6.B7.m1 answer=unsat
 ; claim: B > 0 on f6.B7.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2005,7 +2193,7 @@
 (check-sat)
 (pop)
 
-; obligation 47: condition=cover region=f6.B7.m1 answer=unsat
+; obligation 48: condition=cover region=f6.B7.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B7.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2017,7 +2205,7 @@
 (check-sat)
 (pop)
 
-; obligation 48: condition=smooth region=f6.B7.m1 answer=unsat
+; obligation 49: condition=smooth region=f6.B7.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f6.B7.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2106,7 +2294,7 @@
 (check-sat)
 (pop)
 
-; obligation 49: condition=B_positive region=f6.B7.m2 answer=unsat
+; obligation 50: condition=B_positive region=f6.B7.m2 answer=unsat
 ; claim: B > 0 on f6.B7.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2136,7 +2324,7 @@
 (check-sat)
 (pop)
 
-; obligation 50: condition=cover region=f6.B7.m2 answer=unsat
+; obligation 51: condition=cover region=f6.B7.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B7.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2166,7 +2354,7 @@
 (check-sat)
 (pop)
 
-; obligation 51: condition=smooth region=f6.B7.m2 answer=unsat
+; obligation 52: condition=smooth region=f6.B7.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f6.B7.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2175,7 +2363,7 @@
 (check-sat)
 (pop)
 
-; obligation 52: condition=B_positive region=f6.B7.m= answer=unsat
+; obligation 53: condition=B_positive region=f6.B7.m= answer=unsat
 ; claim: B > 0 on f6.B7.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2207,7 +2395,7 @@
 (check-sat)
 (pop)
 
-; obligation 53: condition=cover region=f6.B7.m= answer=unsat
+; obligation 54: condition=cover region=f6.B7.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f6.B7.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2240,7 +2428,7 @@
 (check-sat)
 (pop)
 
-; obligation 54: condition=smooth region=f6.B7.m= answer=unsat
+; obligation 55: condition=smooth region=f6.B7.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f6.B7.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2254,7 +2442,7 @@
 (check-sat)
 (pop)
 
-; obligation 55: condition=B_positive region=f7.B8.m2 answer=unsat
+; obligation 56: condition=B_positive region=f7.B8.m2 answer=unsat
 ; claim: B > 0 on f7.B8.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2300,12 +2488,16 @@
               (- 1.0 (+ (* (- (/ 1.0 36.0)) root_1) (* (/ 1.0 9.0) root_2))))))
   (=> (< (+ (* (- (/ 1.0 36.0)) root_1) (* (/ 1.0 9.0) root_2)) 1.0)
       (>= 1.0 a!1))))
-(assert (let ((a!1 (not (and (> (* 2.0 exp_3) 0.0)))))
-  (and a!1)))
+(assert (let ((a!1 (not (and (> (* 2.0 exp_3) 0.0))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and a!1 (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 56: condition=cover region=f7.B8.m2 answer=unsat
+; obligation 57: condition=cover region=f7.B8.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f7.B8.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2351,21 +2543,33 @@
               (- 1.0 (+ (* (- (/ 1.0 36.0)) root_1) (* (/ 1.0 9.0) root_2))))))
   (=> (< (+ (* (- (/ 1.0 36.0)) root_1) (* (/ 1.0 9.0) root_2)) 1.0)
       (>= 1.0 a!1))))
-(assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
-  (and (not (and a!1)))))
+(assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and (not (and a!1)) (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 57: condition=smooth region=f7.B8.m2 answer=unsat
+; obligation 58: condition=smooth region=f7.B8.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f7.B8.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (let ((a!1 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-  (and a!1)))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0)))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and a!1 (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 58: condition=B_positive region=f7.B8.m= answer=unsat
+; obligation 59: condition=B_positive region=f7.B8.m= answer=unsat
 ; claim: B > 0 on f7.B8.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2413,17 +2617,21 @@
       (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
               0.0))
-      (a!2 (=> true
-               (distinct 0.0
-                         (+ (/ 1.0 2.0)
-                            (* (- 1.0) root_2)
-                            (* (/ 1.0 4.0) root_1)))))
-      (a!3 (not (and (> (* 2.0 exp_3) 0.0)))))
-  (and (not (and a!1)) a!2 a!3)))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!4 (not (and (> (* 2.0 exp_3) 0.0)))))
+(let ((a!3 (and (<= 0.0 a!2)
+                (distinct 0.0
+                          (+ (/ 1.0 2.0)
+                             (* (- 1.0) root_2)
+                             (* (/ 1.0 4.0) root_1))))))
+  (and (not (and a!1)) (=> true a!3) a!4 (=> true (<= 0.0 a!2))))))
 (check-sat)
 (pop)
 
-; obligation 59: condition=cover region=f7.B8.m= answer=unsat
+; obligation 60: condition=cover region=f7.B8.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f7.B8.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2471,18 +2679,22 @@
       (>= 1.0 a!1))))
 (assert (let ((a!1 (^ (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
               2.0))
-      (a!3 (=> true
-               (distinct 0.0
-                         (+ (/ 1.0 2.0)
-                            (* (- 1.0) root_2)
-                            (* (/ 1.0 4.0) root_1)))))
-      (a!4 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
-(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
-  (and (not a!2) a!3 (not (and a!4))))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0
+                          (+ (/ 1.0 2.0)
+                             (* (- 1.0) root_2)
+                             (* (/ 1.0 4.0) root_1))))))
+  (and (not a!2) (=> true a!4) (not (and a!5)) (=> true (<= 0.0 a!3))))))
 (check-sat)
 (pop)
 
-; obligation 60: condition=smooth region=f7.B8.m= answer=unsat
+; obligation 61: condition=smooth region=f7.B8.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f7.B8.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -2499,18 +2711,22 @@
 (assert (let ((a!1 (/ 1.0
               (* (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1))
                  (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
-      (a!3 (=> true
-               (distinct 0.0
-                         (+ (/ 1.0 2.0)
-                            (* (- 1.0) root_2)
-                            (* (/ 1.0 4.0) root_1)))))
-      (a!4 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-(let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0))))))
-  (and a!2 a!3 a!4))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
+(let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0)))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0
+                          (+ (/ 1.0 2.0)
+                             (* (- 1.0) root_2)
+                             (* (/ 1.0 4.0) root_1))))))
+  (and a!2 (=> true a!4) a!5 (=> true (<= 0.0 a!3))))))
 (check-sat)
 (pop)
 
-; obligation 61: condition=B_positive region=f8.B10.m1 answer=unsat
+; obligation 62: condition=B_positive region=f8.B10.m1 answer=unsat
 ; claim: B > 0 on f8.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2626,12 +2842,17 @@
                  (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
       (a!18 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) (* 2.0 exp_3)))
       (a!19 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 0.0))
-      (a!20 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 a!3)))
+                 a!3))
+      (a!21 (and (<= 0.0 a!20)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -2656,11 +2877,11 @@
        (not a!17)
        a!18
        (not (and a!19))
-       a!20)))))
+       (=> true a!21))))))
 (check-sat)
 (pop)
 
-; obligation 62: condition=cover region=f8.B10.m1 answer=unsat
+; obligation 63: condition=cover region=f8.B10.m1 answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2776,13 +2997,18 @@
                  (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
       (a!18 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) (* 2.0 exp_3)))
       (a!19 (^ (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 2.0))
-      (a!21 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!21 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!3))
-      (a!20 (and (<= 4.0 (* (^ 1.0 2.0) a!19)))))
+      (a!20 (and (<= 4.0 (* (^ 1.0 2.0) a!19))))
+      (a!22 (and (<= 0.0 a!21)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -2807,11 +3033,11 @@
        (not a!17)
        a!18
        (not a!20)
-       a!21)))))
+       (=> true a!22))))))
 (check-sat)
 (pop)
 
-; obligation 63: condition=smooth region=f8.B10.m1 answer=unsat
+; obligation 64: condition=smooth region=f8.B10.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f8.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -2929,13 +3155,18 @@
       (a!19 (/ 1.0
                (* (+ (* (- (/ 1.0 4.0)) root_1) root_2)
                   (+ (* (- (/ 1.0 4.0)) root_1) root_2))))
-      (a!21 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!21 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!3))
-      (a!20 (not (and (<= a!19 (^ (/ 1.0 9.0) 2.0))))))
+      (a!20 (not (and (<= a!19 (^ (/ 1.0 9.0) 2.0)))))
+      (a!22 (and (<= 0.0 a!21)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -2960,11 +3191,11 @@
        (not a!17)
        a!18
        a!20
-       a!21)))))
+       (=> true a!22))))))
 (check-sat)
 (pop)
 
-; obligation 64: condition=B_positive region=f8.B10.m= answer=unsat
+; obligation 65: condition=B_positive region=f8.B10.m= answer=unsat
 ; claim: B > 0 on f8.B10.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3042,13 +3273,18 @@
          1.0)
       (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 0.0))
-      (a!2 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))))
-      (a!3 (not (and (> (* 2.0 exp_3) 0.0)))))
-  (and (not (and a!1)) a!2 a!3)))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!4 (not (and (> (* 2.0 exp_3) 0.0)))))
+(let ((a!3 (and (<= 0.0 a!2)
+                (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+  (and (not (and a!1)) (=> true a!3) a!4 (=> true (<= 0.0 a!2))))))
 (check-sat)
 (pop)
 
-; obligation 65: condition=cover region=f8.B10.m= answer=unsat
+; obligation 66: condition=cover region=f8.B10.m= answer=unsat
 ; claim: |grad f| <= 1 * B on f8.B10.m=
 (push)
 (declare-fun root_1 () Real)
@@ -3164,14 +3400,19 @@
                  (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
       (a!18 (= (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) (* 2.0 exp_3)))
       (a!19 (^ (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 2.0))
-      (a!21 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))))
-      (a!22 (<= 4.0 (* (^ 1.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
+      (a!21 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!23 (<= 4.0 (* (^ 1.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
 (let ((a!4 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!5 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!3))
       (a!14 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!3))
-      (a!20 (and (<= 4.0 (* (^ 1.0 2.0) a!19)))))
+      (a!20 (and (<= 4.0 (* (^ 1.0 2.0) a!19))))
+      (a!22 (and (<= 0.0 a!21)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!6 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!1 a!2 a!4 a!5)))
   (and (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
        (< x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -3196,12 +3437,13 @@
        (not a!17)
        a!18
        (not a!20)
-       a!21
-       (not (and a!22)))))))
+       (=> true a!22)
+       (not (and a!23))
+       (=> true (<= 0.0 a!21)))))))
 (check-sat)
 (pop)
 
-; obligation 66: condition=smooth region=f8.B10.m= answer=unsat
+; obligation 67: condition=smooth region=f8.B10.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f8.B10.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3218,14 +3460,19 @@
 (assert (let ((a!1 (/ 1.0
               (* (+ (* (- (/ 1.0 4.0)) root_1) root_2)
                  (+ (* (- (/ 1.0 4.0)) root_1) root_2))))
-      (a!3 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))))
-      (a!4 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-(let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0))))))
-  (and a!2 a!3 a!4))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
+(let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0)))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+  (and a!2 (=> true a!4) a!5 (=> true (<= 0.0 a!3))))))
 (check-sat)
 (pop)
 
-; obligation 67: condition=B_positive region=f9.B10.m1 answer=unsat
+; obligation 68: condition=B_positive region=f9.B10.m1 answer=unsat
 ; claim: B > 0 on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3346,12 +3593,17 @@
                  (< root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
       (a!20 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) (* 2.0 exp_3)))
       (a!21 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 0.0))
-      (a!22 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!22 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!5 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!6 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!16 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                 a!4)))
+                 a!4))
+      (a!23 (and (<= 0.0 a!22)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!2 a!3 a!5 a!6)))
   (and a!1
        (not a!7)
@@ -3374,11 +3626,11 @@
        (not a!19)
        a!20
        (not (and a!21))
-       a!22)))))
+       (=> true a!23))))))
 (check-sat)
 (pop)
 
-; obligation 68: condition=cover region=f9.B10.m1 answer=unsat
+; obligation 69: condition=cover region=f9.B10.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3393,13 +3645,18 @@
                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
   (=> (>= a!1 0.0) (and (>= root_2 0.0) (= (* root_2 root_2) a!1)))))
 (assert (let ((a!1 (^ (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 2.0))
-      (a!3 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
-(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
-  (and (not a!2) a!3))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+  (and (not a!2) (=> true a!4)))))
 (check-sat)
 (pop)
 
-; obligation 69: condition=smooth region=f9.B10.m1 answer=unsat
+; obligation 70: condition=smooth region=f9.B10.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3522,13 +3779,18 @@
       (a!21 (/ 1.0
                (* (+ (* (- (/ 1.0 4.0)) root_1) root_2)
                   (+ (* (- (/ 1.0 4.0)) root_1) root_2))))
-      (a!23 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!23 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!5 (or (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!6 (or (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!4))
       (a!16 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (< x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!4))
-      (a!22 (not (and (<= a!21 (^ (/ 1.0 9.0) 2.0))))))
+      (a!22 (not (and (<= a!21 (^ (/ 1.0 9.0) 2.0)))))
+      (a!24 (and (<= 0.0 a!23)
+                 (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!7 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1))) a!2 a!3 a!5 a!6)))
   (and a!1
        (not a!7)
@@ -3551,11 +3813,11 @@
        (not a!19)
        a!20
        a!22
-       a!23)))))
+       (=> true a!24))))))
 (check-sat)
 (pop)
 
-; obligation 70: condition=B_positive region=f9.B10.m2 answer=unsat
+; obligation 71: condition=B_positive region=f9.B10.m2 answer=unsat
 ; claim: B > 0 on f9.B10.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3632,12 +3894,16 @@
   (=> (< (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
          1.0)
       (>= 1.0 a!1))))
-(assert (let ((a!1 (not (and (> (* 2.0 exp_3) 0.0)))))
-  (and a!1)))
+(assert (let ((a!1 (not (and (> (* 2.0 exp_3) 0.0))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and a!1 (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 71: condition=cover region=f9.B10.m2 answer=unsat
+; obligation 72: condition=cover region=f9.B10.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3714,21 +3980,33 @@
   (=> (< (+ (/ 1.0 18.0) (* (- (/ 1.0 9.0)) root_2) (* (/ 1.0 36.0) root_1))
          1.0)
       (>= 1.0 a!1))))
-(assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
-  (and (not (and a!1)))))
+(assert (let ((a!1 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and (not (and a!1)) (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 72: condition=smooth region=f9.B10.m2 answer=unsat
+; obligation 73: condition=smooth region=f9.B10.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (let ((a!1 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-  (and a!1)))
+(declare-fun root_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun x1 () Real)
+(assert (=> (>= 2.0 0.0) (and (>= root_1 0.0) (= 2.0 (* root_1 root_1)))))
+(assert (let ((a!1 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0)))))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
+  (and a!1 (=> true (<= 0.0 a!2)))))
 (check-sat)
 (pop)
 
-; obligation 73: condition=B_positive region=f9.B10.m= answer=unsat
+; obligation 74: condition=B_positive region=f9.B10.m= answer=unsat
 ; claim: B > 0 on f9.B10.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3806,13 +4084,18 @@
          1.0)
       (>= 1.0 a!1))))
 (assert (let ((a!1 (> (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 0.0))
-      (a!2 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))))
-      (a!3 (not (and (> (* 2.0 exp_3) 0.0)))))
-  (and (not (and a!1)) a!2 a!3)))
+      (a!2 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!4 (not (and (> (* 2.0 exp_3) 0.0)))))
+(let ((a!3 (and (<= 0.0 a!2)
+                (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+  (and (not (and a!1)) (=> true a!3) a!4 (=> true (<= 0.0 a!2))))))
 (check-sat)
 (pop)
 
-; obligation 74: condition=cover region=f9.B10.m= answer=unsat
+; obligation 75: condition=cover region=f9.B10.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f9.B10.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3890,14 +4173,19 @@
          1.0)
       (>= 1.0 a!1))))
 (assert (let ((a!1 (^ (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))) 2.0))
-      (a!3 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))))
-      (a!4 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
-(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1)))))
-  (and (not a!2) a!3 (not (and a!4))))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (<= 0.0 (* (^ 0.0 2.0) (^ (* 2.0 exp_3) 2.0)))))
+(let ((a!2 (and (<= 0.0 (* (^ 0.0 2.0) a!1))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+  (and (not a!2) (=> true a!4) (not (and a!5)) (=> true (<= 0.0 a!3))))))
 (check-sat)
 (pop)
 
-; obligation 75: condition=smooth region=f9.B10.m= answer=unsat
+; obligation 76: condition=smooth region=f9.B10.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f9.B10.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3914,14 +4202,19 @@
 (assert (let ((a!1 (/ 1.0
               (* (+ (* (- (/ 1.0 4.0)) root_1) root_2)
                  (+ (* (- (/ 1.0 4.0)) root_1) root_2))))
-      (a!3 (=> true (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))))
-      (a!4 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-(let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0))))))
-  (and a!2 a!3 a!4))))
+      (a!3 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
+(let ((a!2 (not (and (<= a!1 (^ (/ 1.0 9.0) 2.0)))))
+      (a!4 (and (<= 0.0 a!3)
+                (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+  (and a!2 (=> true a!4) a!5 (=> true (<= 0.0 a!3))))))
 (check-sat)
 (pop)
 
-; obligation 76: condition=B_positive region=f1.B1.m1.m1 answer=unsat
+; obligation 77: condition=B_positive region=f1.B1.m1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -3972,7 +4265,7 @@
 (check-sat)
 (pop)
 
-; obligation 77: condition=cover region=f1.B1.m1.m1 answer=unsat
+; obligation 78: condition=cover region=f1.B1.m1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -3982,7 +4275,7 @@
 (check-sat)
 (pop)
 
-; obligation 78: condition=smooth region=f1.B1.m1.m1 answer=unsat
+; obligation 79: condition=smooth region=f1.B1.m1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4034,7 +4327,7 @@
 (check-sat)
 (pop)
 
-; obligation 79: condition=B_positive region=f1.B1.m1.m2 answer=unsat
+; obligation 80: condition=B_positive region=f1.B1.m1.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4064,7 +4357,7 @@
 (check-sat)
 (pop)
 
-; obligation 80: condition=cover region=f1.B1.m1.m2 answer=unsat
+; obligation 81: condition=cover region=f1.B1.m1.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4094,7 +4387,7 @@
 (check-sat)
 (pop)
 
-; obligation 81: condition=smooth region=f1.B1.m1.m2 answer=unsat
+; obligation 82: condition=smooth region=f1.B1.m1.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4103,7 +4396,7 @@
 (check-sat)
 (pop)
 
-; obligation 82: condition=B_positive region=f1.B1.m1.m= answer=unsat
+; obligation 83: condition=B_positive region=f1.B1.m1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4134,7 +4427,7 @@
 (check-sat)
 (pop)
 
-; obligation 83: condition=cover region=f1.B1.m1.m= answer=unsat
+; obligation 84: condition=cover region=f1.B1.m1.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4167,7 +4460,7 @@
 (check-sat)
 (pop)
 
-; obligation 84: condition=smooth region=f1.B1.m1.m= answer=unsat
+; obligation 85: condition=smooth region=f1.B1.m1.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m1.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4179,7 +4472,7 @@
 (check-sat)
 (pop)
 
-; obligation 85: condition=B_positive region=f1.B1.m2.m1 answer=unsat
+; obligation 86: condition=B_positive region=f1.B1.m2.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4230,7 +4523,7 @@
 (check-sat)
 (pop)
 
-; obligation 86: condition=cover region=f1.B1.m2.m1 answer=unsat
+; obligation 87: condition=cover region=f1.B1.m2.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4240,7 +4533,7 @@
 (check-sat)
 (pop)
 
-; obligation 87: condition=smooth region=f1.B1.m2.m1 answer=unsat
+; obligation 88: condition=smooth region=f1.B1.m2.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4292,7 +4585,7 @@
 (check-sat)
 (pop)
 
-; obligation 88: condition=B_positive region=f1.B1.m2.m2 answer=unsat
+; obligation 89: condition=B_positive region=f1.B1.m2.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4322,7 +4615,7 @@
 (check-sat)
 (pop)
 
-; obligation 89: condition=cover region=f1.B1.m2.m2 answer=unsat
+; obligation 90: condition=cover region=f1.B1.m2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4352,7 +4645,7 @@
 (check-sat)
 (pop)
 
-; obligation 90: condition=smooth region=f1.B1.m2.m2 answer=unsat
+; obligation 91: condition=smooth region=f1.B1.m2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4361,7 +4654,7 @@
 (check-sat)
 (pop)
 
-; obligation 91: condition=B_positive region=f1.B1.m2.m= answer=unsat
+; obligation 92: condition=B_positive region=f1.B1.m2.m= answer=unsat
 ; claim: B > 0 on f1.B1.m2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4392,7 +4685,7 @@
 (check-sat)
 (pop)
 
-; obligation 92: condition=cover region=f1.B1.m2.m= answer=unsat
+; obligation 93: condition=cover region=f1.B1.m2.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4425,7 +4718,7 @@
 (check-sat)
 (pop)
 
-; obligation 93: condition=smooth region=f1.B1.m2.m= answer=unsat
+; obligation 94: condition=smooth region=f1.B1.m2.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m2.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4437,7 +4730,7 @@
 (check-sat)
 (pop)
 
-; obligation 94: condition=B_positive region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 95: condition=B_positive region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: B > 0 on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4524,7 +4817,7 @@
 (check-sat)
 (pop)
 
-; obligation 95: condition=cover region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 96: condition=cover region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m1.m1
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4539,7 +4832,7 @@
 (check-sat)
 (pop)
 
-; obligation 96: condition=smooth region=f1.B1.m=.m1.m1 answer=unsat
+; obligation 97: condition=smooth region=f1.B1.m=.m1.m1 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m1.m1
 (push)
 (declare-fun root_1 () Real)
@@ -4628,7 +4921,7 @@
 (check-sat)
 (pop)
 
-; obligation 97: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 98: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m=.m2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4692,7 +4985,7 @@
 (check-sat)
 (pop)
 
-; obligation 98: condition=cover region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 99: condition=cover region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4756,7 +5049,7 @@
 (check-sat)
 (pop)
 
-; obligation 99: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
+; obligation 100: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m2.m2
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4765,7 +5058,7 @@
 (check-sat)
 (pop)
 
-; obligation 100: condition=B_positive region=f1.B1.m=.m=.m= answer=unsat
+; obligation 101: condition=B_positive region=f1.B1.m=.m=.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=.m=.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4836,7 +5129,7 @@
 (check-sat)
 (pop)
 
-; obligation 101: condition=cover region=f1.B1.m=.m=.m= answer=unsat
+; obligation 102: condition=cover region=f1.B1.m=.m=.m= answer=unsat
 ; claim: |grad f| <= 0 * B on f1.B1.m=.m=.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4907,7 +5200,7 @@
 (check-sat)
 (pop)
 
-; obligation 102: condition=smooth region=f1.B1.m=.m=.m= answer=unsat
+; obligation 103: condition=smooth region=f1.B1.m=.m=.m= answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m=.m=
 (push)
 ; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
@@ -4927,7 +5220,7 @@
 (check-sat)
 (pop)
 
-; obligation 103: condition=continuity region=f1|f2 answer=unsat
+; obligation 104: condition=continuity region=f1|f2 answer=unsat
 ; claim: f piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5000,7 +5293,7 @@
 (check-sat)
 (pop)
 
-; obligation 104: condition=continuity region=f1|f3 answer=unsat
+; obligation 105: condition=continuity region=f1|f3 answer=unsat
 ; claim: f piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5073,7 +5366,7 @@
 (check-sat)
 (pop)
 
-; obligation 105: condition=continuity region=f1|f5 answer=unsat
+; obligation 106: condition=continuity region=f1|f5 answer=unsat
 ; claim: f piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5203,7 +5496,7 @@
 (check-sat)
 (pop)
 
-; obligation 106: condition=continuity region=f1|f6 answer=unsat
+; obligation 107: condition=continuity region=f1|f6 answer=unsat
 ; claim: f piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5333,7 +5626,7 @@
 (check-sat)
 (pop)
 
-; obligation 107: condition=continuity region=f1|f8 answer=unsat
+; obligation 108: condition=continuity region=f1|f8 answer=unsat
 ; claim: f piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5382,7 +5675,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!17 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!22 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -5490,12 +5787,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!1 a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10 a!11)
        (or a!12 a!14 a!15 a!16 a!18 a!19 a!20 a!21)
-       true
+       (<= 0.0 a!22)
        (distinct 1.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 108: condition=continuity region=f1|f9 answer=unsat
+; obligation 109: condition=continuity region=f1|f9 answer=unsat
 ; claim: f piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5950,7 +6247,7 @@
 (check-sat)
 (pop)
 
-; obligation 109: condition=continuity region=f2|f3 answer=unsat
+; obligation 110: condition=continuity region=f2|f3 answer=unsat
 ; claim: f piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -5975,7 +6272,7 @@
 (check-sat)
 (pop)
 
-; obligation 110: condition=continuity region=f2|f4 answer=unsat
+; obligation 111: condition=continuity region=f2|f4 answer=unsat
 ; claim: f piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6050,7 +6347,7 @@
 (check-sat)
 (pop)
 
-; obligation 111: condition=continuity region=f2|f5 answer=unsat
+; obligation 112: condition=continuity region=f2|f5 answer=unsat
 ; claim: f piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6135,7 +6432,7 @@
 (check-sat)
 (pop)
 
-; obligation 112: condition=continuity region=f2|f6 answer=unsat
+; obligation 113: condition=continuity region=f2|f6 answer=unsat
 ; claim: f piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6220,7 +6517,7 @@
 (check-sat)
 (pop)
 
-; obligation 113: condition=continuity region=f2|f7 answer=unsat
+; obligation 114: condition=continuity region=f2|f7 answer=unsat
 ; claim: f piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6263,7 +6560,7 @@
 (check-sat)
 (pop)
 
-; obligation 114: condition=continuity region=f2|f8 answer=unsat
+; obligation 115: condition=continuity region=f2|f8 answer=unsat
 ; claim: f piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6300,7 +6597,11 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                (>= root_2 (* (/ 1.0 4.0) root_1)))))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!12 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!2 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
@@ -6374,13 +6675,13 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!2)
        (or a!3 a!5 a!6 a!7 a!8 a!9 a!10 a!11)
-       true
+       (<= 0.0 a!12)
        (distinct (+ (- (/ 3.0 2.0)) (* 2.0 x1))
                  (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 115: condition=continuity region=f2|f9 answer=unsat
+; obligation 116: condition=continuity region=f2|f9 answer=unsat
 ; claim: f piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6789,7 +7090,7 @@
 (check-sat)
 (pop)
 
-; obligation 116: condition=continuity region=f3|f4 answer=unsat
+; obligation 117: condition=continuity region=f3|f4 answer=unsat
 ; claim: f piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6861,7 +7162,7 @@
 (check-sat)
 (pop)
 
-; obligation 117: condition=continuity region=f3|f5 answer=unsat
+; obligation 118: condition=continuity region=f3|f5 answer=unsat
 ; claim: f piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6946,7 +7247,7 @@
 (check-sat)
 (pop)
 
-; obligation 118: condition=continuity region=f3|f7 answer=unsat
+; obligation 119: condition=continuity region=f3|f7 answer=unsat
 ; claim: f piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -6989,7 +7290,7 @@
 (check-sat)
 (pop)
 
-; obligation 119: condition=continuity region=f3|f8 answer=unsat
+; obligation 120: condition=continuity region=f3|f8 answer=unsat
 ; claim: f piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7026,7 +7327,11 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
-                (>= root_2 (* (/ 1.0 4.0) root_1)))))
+                (>= root_2 (* (/ 1.0 4.0) root_1))))
+      (a!12 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!2 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -7100,12 +7405,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!2)
        (or a!3 a!5 a!6 a!7 a!8 a!9 a!10 a!11)
-       true
+       (<= 0.0 a!12)
        (distinct 0.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 120: condition=continuity region=f4|f5 answer=unsat
+; obligation 121: condition=continuity region=f4|f5 answer=unsat
 ; claim: f piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7237,7 +7542,7 @@
 (check-sat)
 (pop)
 
-; obligation 121: condition=continuity region=f4|f6 answer=unsat
+; obligation 122: condition=continuity region=f4|f6 answer=unsat
 ; claim: f piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7369,7 +7674,7 @@
 (check-sat)
 (pop)
 
-; obligation 122: condition=continuity region=f4|f8 answer=unsat
+; obligation 123: condition=continuity region=f4|f8 answer=unsat
 ; claim: f piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7408,7 +7713,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!15 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!2 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -7528,12 +7837,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!2 a!3 a!4 a!5 a!6 a!7 a!8 a!9)
        (or a!10 a!12 a!13 a!14 a!16 a!17 a!18 a!19)
-       true
+       (<= 0.0 a!20)
        (distinct 1.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 123: condition=continuity region=f4|f9 answer=unsat
+; obligation 124: condition=continuity region=f4|f9 answer=unsat
 ; claim: f piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -7990,7 +8299,7 @@
 (check-sat)
 (pop)
 
-; obligation 124: condition=continuity region=f5|f6 answer=unsat
+; obligation 125: condition=continuity region=f5|f6 answer=unsat
 ; claim: f piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8130,7 +8439,7 @@
 (check-sat)
 (pop)
 
-; obligation 125: condition=continuity region=f5|f7 answer=unsat
+; obligation 126: condition=continuity region=f5|f7 answer=unsat
 ; claim: f piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8233,7 +8542,7 @@
 (check-sat)
 (pop)
 
-; obligation 126: condition=continuity region=f5|f8 answer=unsat
+; obligation 127: condition=continuity region=f5|f8 answer=unsat
 ; claim: f piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8272,7 +8581,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!15 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -8400,13 +8713,13 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
        (or a!11 a!12 a!13 a!14 a!16 a!17 a!18 a!19)
-       true
+       (<= 0.0 a!20)
        (distinct (+ (- (/ 7.0 2.0)) (* 2.0 x2))
                  (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 127: condition=continuity region=f5|f9 answer=unsat
+; obligation 128: condition=continuity region=f5|f9 answer=unsat
 ; claim: f piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8871,7 +9184,7 @@
 (check-sat)
 (pop)
 
-; obligation 128: condition=continuity region=f6|f7 answer=unsat
+; obligation 129: condition=continuity region=f6|f7 answer=unsat
 ; claim: f piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -8974,7 +9287,7 @@
 (check-sat)
 (pop)
 
-; obligation 129: condition=continuity region=f6|f8 answer=unsat
+; obligation 130: condition=continuity region=f6|f8 answer=unsat
 ; claim: f piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9013,7 +9326,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!15 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+                (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!20 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -9141,12 +9458,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
        (or a!11 a!12 a!13 a!14 a!16 a!17 a!18 a!19)
-       true
+       (<= 0.0 a!20)
        (distinct 0.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 130: condition=continuity region=f7|f8 answer=unsat
+; obligation 131: condition=continuity region=f7|f8 answer=unsat
 ; claim: f piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9202,7 +9519,11 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= root_2 (* (/ 1.0 4.0) root_1))))
       (a!8 (<= (+ x1 (* (- (/ 1.0 4.0)) root_1))
-               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1)))))
+               (+ (/ 5.0 4.0) (* (- (/ 1.0 4.0)) root_1))))
+      (a!13 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!5 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -9270,12 +9591,12 @@
                  (>= root_2 (* (/ 1.0 4.0) root_1)))))
   (and (or a!1 a!2)
        (or a!3 a!5 a!6 a!7 a!9 a!10 a!11 a!12)
-       true
+       (<= 0.0 a!13)
        (distinct 1.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 131: condition=continuity region=f7|f9 answer=unsat
+; obligation 132: condition=continuity region=f7|f9 answer=unsat
 ; claim: f piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9697,7 +10018,7 @@
 (check-sat)
 (pop)
 
-; obligation 132: condition=continuity region=f8|f9 answer=unsat
+; obligation 133: condition=continuity region=f8|f9 answer=unsat
 ; claim: f piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -9759,7 +10080,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
-                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1))))))
+                 (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
+      (a!45 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))))))
 (let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -10181,12 +10506,12 @@
            a!42
            a!43
            a!44)
-       true
+       (<= 0.0 a!45)
        (distinct 0.0 (+ 1.0 (* (/ 1.0 2.0) root_1) (* (- 2.0) root_2)))))))
 (check-sat)
 (pop)
 
-; obligation 133: condition=continuity region=B1|B2 answer=unsat
+; obligation 134: condition=continuity region=B1|B2 answer=unsat
 ; claim: B piece 1 = piece 2 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10319,7 +10644,7 @@
 (check-sat)
 (pop)
 
-; obligation 134: condition=continuity region=B1|B3 answer=unsat
+; obligation 135: condition=continuity region=B1|B3 answer=unsat
 ; claim: B piece 1 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10402,7 +10727,7 @@
 (check-sat)
 (pop)
 
-; obligation 135: condition=continuity region=B1|B4 answer=unsat
+; obligation 136: condition=continuity region=B1|B4 answer=unsat
 ; claim: B piece 1 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10536,7 +10861,7 @@
 (check-sat)
 (pop)
 
-; obligation 136: condition=continuity region=B1|B5 answer=unsat
+; obligation 137: condition=continuity region=B1|B5 answer=unsat
 ; claim: B piece 1 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10723,7 +11048,7 @@
 (check-sat)
 (pop)
 
-; obligation 137: condition=continuity region=B1|B6 answer=unsat
+; obligation 138: condition=continuity region=B1|B6 answer=unsat
 ; claim: B piece 1 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -10868,7 +11193,7 @@
 (check-sat)
 (pop)
 
-; obligation 138: condition=continuity region=B1|B7 answer=unsat
+; obligation 139: condition=continuity region=B1|B7 answer=unsat
 ; claim: B piece 1 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11064,7 +11389,7 @@
 (check-sat)
 (pop)
 
-; obligation 139: condition=continuity region=B1|B8 answer=unsat
+; obligation 140: condition=continuity region=B1|B8 answer=unsat
 ; claim: B piece 1 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11215,21 +11540,26 @@
                    (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1)))
                 (+ (- (/ 9.0 4.0)) x2 (* (- (/ 1.0 4.0)) root_1))
                 (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1))))
-      (a!7 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
-(let ((a!5 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!4)))))
-(let ((a!6 (ite a!5
+      (a!5 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!8 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+(let ((a!6 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!4)))))
+(let ((a!7 (ite a!6
                 (* 2.0 exp_3)
                 (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!4)))))
-(let ((a!8 (distinct a!6 (ite (> (* 2.0 exp_4) a!7) (* 2.0 exp_4) a!7))))
+(let ((a!9 (distinct a!7 (ite (> (* 2.0 exp_4) a!8) (* 2.0 exp_4) a!8))))
   (and (or a!1)
        (or a!2 a!3)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!4))
+       (<= 0.0 a!5)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!8))))))
+       a!9))))))
 (check-sat)
 (pop)
 
-; obligation 140: condition=continuity region=B1|B9 answer=unsat
+; obligation 141: condition=continuity region=B1|B9 answer=unsat
 ; claim: B piece 1 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11404,7 +11734,7 @@
 (check-sat)
 (pop)
 
-; obligation 141: condition=continuity region=B1|B10 answer=unsat
+; obligation 142: condition=continuity region=B1|B10 answer=unsat
 ; claim: B piece 1 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -11596,7 +11926,11 @@
                     (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1)))
                  (+ (- (/ 9.0 4.0)) x2 (* (- (/ 1.0 4.0)) root_1))
                  (+ (- (/ 5.0 4.0)) x1 (* (- (/ 1.0 4.0)) root_1))))
-      (a!41 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!39 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!42 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!4 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -11927,12 +12261,12 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!39 (> (* 2.0 exp_3)
+      (a!40 (> (* 2.0 exp_3)
                (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!38))))
-      (a!42 (ite a!41
+      (a!43 (ite a!42
                  (* 2.0 exp_4)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
-(let ((a!40 (ite a!39
+(let ((a!41 (ite a!40
                  (* 2.0 exp_3)
                  (/ 1.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!38)))))
   (and (or a!1)
@@ -11969,12 +12303,13 @@
            a!36
            a!37)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1) a!38))
+       (<= 0.0 a!39)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct a!40 a!42))))))
+       (distinct a!41 a!43))))))
 (check-sat)
 (pop)
 
-; obligation 142: condition=continuity region=B2|B3 answer=unsat
+; obligation 143: condition=continuity region=B2|B3 answer=unsat
 ; claim: B piece 2 = piece 3 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12023,7 +12358,7 @@
 (check-sat)
 (pop)
 
-; obligation 143: condition=continuity region=B2|B4 answer=unsat
+; obligation 144: condition=continuity region=B2|B4 answer=unsat
 ; claim: B piece 2 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12107,7 +12442,7 @@
 (check-sat)
 (pop)
 
-; obligation 144: condition=continuity region=B2|B5 answer=unsat
+; obligation 145: condition=continuity region=B2|B5 answer=unsat
 ; claim: B piece 2 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12243,7 +12578,7 @@
 (check-sat)
 (pop)
 
-; obligation 145: condition=continuity region=B2|B6 answer=unsat
+; obligation 146: condition=continuity region=B2|B6 answer=unsat
 ; claim: B piece 2 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12353,7 +12688,7 @@
 (check-sat)
 (pop)
 
-; obligation 146: condition=continuity region=B2|B7 answer=unsat
+; obligation 147: condition=continuity region=B2|B7 answer=unsat
 ; claim: B piece 2 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12498,7 +12833,7 @@
 (check-sat)
 (pop)
 
-; obligation 147: condition=continuity region=B2|B8 answer=unsat
+; obligation 148: condition=continuity region=B2|B8 answer=unsat
 ; claim: B piece 2 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12600,20 +12935,25 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!4 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 3.0 4.0)) x1)))
+      (a!4 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 3.0 4.0)) x1)))
                 (* 2.0 exp_3)
                 (/ 1.0 (+ (- (/ 3.0 4.0)) x1))))
-      (a!5 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
-(let ((a!6 (distinct a!4 (ite (> (* 2.0 exp_4) a!5) (* 2.0 exp_4) a!5))))
+      (a!6 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+(let ((a!7 (distinct a!5 (ite (> (* 2.0 exp_4) a!6) (* 2.0 exp_4) a!6))))
   (and (or a!1)
        (or a!2 a!3)
        (distinct 0.0 (+ (- (/ 3.0 4.0)) x1))
+       (<= 0.0 a!4)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!6))))
+       a!7))))
 (check-sat)
 (pop)
 
-; obligation 148: condition=continuity region=B2|B9 answer=unsat
+; obligation 149: condition=continuity region=B2|B9 answer=unsat
 ; claim: B piece 2 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12753,7 +13093,7 @@
 (check-sat)
 (pop)
 
-; obligation 149: condition=continuity region=B2|B10 answer=unsat
+; obligation 150: condition=continuity region=B2|B10 answer=unsat
 ; claim: B piece 2 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -12896,10 +13236,14 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!38 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 3.0 4.0)) x1)))
+      (a!38 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!39 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 3.0 4.0)) x1)))
                  (* 2.0 exp_3)
                  (/ 1.0 (+ (- (/ 3.0 4.0)) x1))))
-      (a!39 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!40 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!4 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -13230,7 +13574,7 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!40 (ite a!39
+      (a!41 (ite a!40
                  (* 2.0 exp_4)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!1)
@@ -13267,12 +13611,13 @@
            a!36
            a!37)
        (distinct 0.0 (+ (- (/ 3.0 4.0)) x1))
+       (<= 0.0 a!38)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct a!38 a!40)))))
+       (distinct a!39 a!41)))))
 (check-sat)
 (pop)
 
-; obligation 150: condition=continuity region=B3|B4 answer=unsat
+; obligation 151: condition=continuity region=B3|B4 answer=unsat
 ; claim: B piece 3 = piece 4 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13322,7 +13667,7 @@
 (check-sat)
 (pop)
 
-; obligation 151: condition=continuity region=B3|B5 answer=unsat
+; obligation 152: condition=continuity region=B3|B5 answer=unsat
 ; claim: B piece 3 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13424,7 +13769,7 @@
 (check-sat)
 (pop)
 
-; obligation 152: condition=continuity region=B3|B7 answer=unsat
+; obligation 153: condition=continuity region=B3|B7 answer=unsat
 ; claim: B piece 3 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13535,7 +13880,7 @@
 (check-sat)
 (pop)
 
-; obligation 153: condition=continuity region=B3|B8 answer=unsat
+; obligation 154: condition=continuity region=B3|B8 answer=unsat
 ; claim: B piece 3 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13607,16 +13952,21 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!4 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
-(let ((a!5 (distinct 2.0 (ite (> (* 2.0 exp_3) a!4) (* 2.0 exp_3) a!4))))
+      (a!4 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+(let ((a!6 (distinct 2.0 (ite (> (* 2.0 exp_3) a!5) (* 2.0 exp_3) a!5))))
   (and (or a!1)
        (or a!2 a!3)
+       (<= 0.0 a!4)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!5))))
+       a!6))))
 (check-sat)
 (pop)
 
-; obligation 154: condition=continuity region=B3|B10 answer=unsat
+; obligation 155: condition=continuity region=B3|B10 answer=unsat
 ; claim: B piece 3 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -13722,7 +14072,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!38 (> (* 2.0 exp_3) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!38 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!39 (> (* 2.0 exp_3) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!2 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= (+ x1 (* (- (/ 1.0 4.0)) root_1))
@@ -14059,7 +14413,7 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!39 (ite a!38
+      (a!40 (ite a!39
                  (* 2.0 exp_3)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!2)
@@ -14095,12 +14449,13 @@
            a!35
            a!36
            a!37)
+       (<= 0.0 a!38)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct 2.0 a!39)))))
+       (distinct 2.0 a!40)))))
 (check-sat)
 (pop)
 
-; obligation 155: condition=continuity region=B4|B5 answer=unsat
+; obligation 156: condition=continuity region=B4|B5 answer=unsat
 ; claim: B piece 4 = piece 5 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14237,7 +14592,7 @@
 (check-sat)
 (pop)
 
-; obligation 156: condition=continuity region=B4|B6 answer=unsat
+; obligation 157: condition=continuity region=B4|B6 answer=unsat
 ; claim: B piece 4 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14348,7 +14703,7 @@
 (check-sat)
 (pop)
 
-; obligation 157: condition=continuity region=B4|B7 answer=unsat
+; obligation 158: condition=continuity region=B4|B7 answer=unsat
 ; claim: B piece 4 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14494,7 +14849,7 @@
 (check-sat)
 (pop)
 
-; obligation 158: condition=continuity region=B4|B8 answer=unsat
+; obligation 159: condition=continuity region=B4|B8 answer=unsat
 ; claim: B piece 4 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14598,19 +14953,24 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!4 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))))
-      (a!6 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
-(let ((a!5 (ite a!4 (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1))))))
-(let ((a!7 (distinct a!5 (ite (> (* 2.0 exp_4) a!6) (* 2.0 exp_4) a!6))))
+      (a!4 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+              (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                 (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!5 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))))
+      (a!7 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+(let ((a!6 (ite a!5 (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1))))))
+(let ((a!8 (distinct a!6 (ite (> (* 2.0 exp_4) a!7) (* 2.0 exp_4) a!7))))
   (and (or a!1)
        (or a!2 a!3)
        (distinct 0.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))
+       (<= 0.0 a!4)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!7)))))
+       a!8)))))
 (check-sat)
 (pop)
 
-; obligation 159: condition=continuity region=B4|B9 answer=unsat
+; obligation 160: condition=continuity region=B4|B9 answer=unsat
 ; claim: B piece 4 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14750,7 +15110,7 @@
 (check-sat)
 (pop)
 
-; obligation 160: condition=continuity region=B4|B10 answer=unsat
+; obligation 161: condition=continuity region=B4|B10 answer=unsat
 ; claim: B piece 4 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -14888,8 +15248,12 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!38 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))))
-      (a!40 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!38 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!39 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))))
+      (a!41 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!3 (and (>= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -15225,8 +15589,8 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!39 (ite a!38 (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))))
-      (a!41 (ite a!40
+      (a!40 (ite a!39 (* 2.0 exp_3) (/ 1.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))))
+      (a!42 (ite a!41
                  (* 2.0 exp_4)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!3)
@@ -15263,12 +15627,13 @@
            a!36
            a!37)
        (distinct 0.0 (+ (/ 5.0 4.0) (* (- 1.0) x1)))
+       (<= 0.0 a!38)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct a!39 a!41)))))
+       (distinct a!40 a!42)))))
 (check-sat)
 (pop)
 
-; obligation 161: condition=continuity region=B5|B6 answer=unsat
+; obligation 162: condition=continuity region=B5|B6 answer=unsat
 ; claim: B piece 5 = piece 6 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15431,7 +15796,7 @@
 (check-sat)
 (pop)
 
-; obligation 162: condition=continuity region=B5|B7 answer=unsat
+; obligation 163: condition=continuity region=B5|B7 answer=unsat
 ; claim: B piece 5 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15629,7 +15994,7 @@
 (check-sat)
 (pop)
 
-; obligation 163: condition=continuity region=B5|B8 answer=unsat
+; obligation 164: condition=continuity region=B5|B8 answer=unsat
 ; claim: B piece 5 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15728,10 +16093,14 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!12 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 7.0 4.0)) x2)))
+      (a!12 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!13 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 7.0 4.0)) x2)))
                  (* 2.0 exp_3)
                  (/ 1.0 (+ (- (/ 7.0 4.0)) x2))))
-      (a!13 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+      (a!14 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
 (let ((a!2 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -15788,16 +16157,17 @@
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!14 (distinct a!12 (ite (> (* 2.0 exp_4) a!13) (* 2.0 exp_4) a!13))))
+      (a!15 (distinct a!13 (ite (> (* 2.0 exp_4) a!14) (* 2.0 exp_4) a!14))))
   (and (or a!2 a!3 a!4 a!5 a!6 a!7 a!8 a!9)
        (or a!10 a!11)
        (distinct 0.0 (+ (- (/ 7.0 4.0)) x2))
+       (<= 0.0 a!12)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!14))))
+       a!15))))
 (check-sat)
 (pop)
 
-; obligation 164: condition=continuity region=B5|B9 answer=unsat
+; obligation 165: condition=continuity region=B5|B9 answer=unsat
 ; claim: B piece 5 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -15990,7 +16360,7 @@
 (check-sat)
 (pop)
 
-; obligation 165: condition=continuity region=B5|B10 answer=unsat
+; obligation 166: condition=continuity region=B5|B10 answer=unsat
 ; claim: B piece 5 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16130,10 +16500,14 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!46 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 7.0 4.0)) x2)))
+      (a!46 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!47 (ite (> (* 2.0 exp_3) (/ 1.0 (+ (- (/ 7.0 4.0)) x2)))
                  (* 2.0 exp_3)
                  (/ 1.0 (+ (- (/ 7.0 4.0)) x2))))
-      (a!47 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!48 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!2 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -16520,7 +16894,7 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!48 (ite a!47
+      (a!49 (ite a!48
                  (* 2.0 exp_4)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!2 a!3 a!4 a!5 a!6 a!7 a!8 a!9)
@@ -16557,12 +16931,13 @@
            a!44
            a!45)
        (distinct 0.0 (+ (- (/ 7.0 4.0)) x2))
+       (<= 0.0 a!46)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct a!46 a!48)))))
+       (distinct a!47 a!49)))))
 (check-sat)
 (pop)
 
-; obligation 166: condition=continuity region=B6|B7 answer=unsat
+; obligation 167: condition=continuity region=B6|B7 answer=unsat
 ; claim: B piece 6 = piece 7 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16732,7 +17107,7 @@
 (check-sat)
 (pop)
 
-; obligation 167: condition=continuity region=B6|B8 answer=unsat
+; obligation 168: condition=continuity region=B6|B8 answer=unsat
 ; claim: B piece 6 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16801,7 +17176,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!13 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+      (a!13 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!14 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -16866,15 +17245,16 @@
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!2))
-      (a!14 (distinct 2.0 (ite (> (* 2.0 exp_3) a!13) (* 2.0 exp_3) a!13))))
+      (a!15 (distinct 2.0 (ite (> (* 2.0 exp_3) a!14) (* 2.0 exp_3) a!14))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
        (or a!11 a!12)
+       (<= 0.0 a!13)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!14))))
+       a!15))))
 (check-sat)
 (pop)
 
-; obligation 168: condition=continuity region=B6|B10 answer=unsat
+; obligation 169: condition=continuity region=B6|B10 answer=unsat
 ; claim: B piece 6 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -16982,7 +17362,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!46 (> (* 2.0 exp_3) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!46 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!47 (> (* 2.0 exp_3) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 a!1
@@ -17377,7 +17761,7 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!47 (ite a!46
+      (a!48 (ite a!47
                  (* 2.0 exp_3)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
@@ -17413,12 +17797,13 @@
            a!43
            a!44
            a!45)
+       (<= 0.0 a!46)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct 2.0 a!47)))))
+       (distinct 2.0 a!48)))))
 (check-sat)
 (pop)
 
-; obligation 169: condition=continuity region=B7|B8 answer=unsat
+; obligation 170: condition=continuity region=B7|B8 answer=unsat
 ; claim: B piece 7 = piece 8 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17519,8 +17904,12 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))))
-      (a!13 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))))
-      (a!15 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+      (a!13 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!14 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))))
+      (a!16 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -17585,17 +17974,18 @@
                  (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                  a!1
                  a!2))
-      (a!14 (ite a!13 (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2))))))
-(let ((a!16 (distinct a!14 (ite (> (* 2.0 exp_4) a!15) (* 2.0 exp_4) a!15))))
+      (a!15 (ite a!14 (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2))))))
+(let ((a!17 (distinct a!15 (ite (> (* 2.0 exp_4) a!16) (* 2.0 exp_4) a!16))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
        (or a!11 a!12)
        (distinct 0.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))
+       (<= 0.0 a!13)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!16)))))
+       a!17)))))
 (check-sat)
 (pop)
 
-; obligation 170: condition=continuity region=B7|B9 answer=unsat
+; obligation 171: condition=continuity region=B7|B9 answer=unsat
 ; claim: B piece 7 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17795,7 +18185,7 @@
 (check-sat)
 (pop)
 
-; obligation 171: condition=continuity region=B7|B10 answer=unsat
+; obligation 172: condition=continuity region=B7|B10 answer=unsat
 ; claim: B piece 7 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -17933,8 +18323,12 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!45 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))))
-      (a!47 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!45 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!46 (> (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))))
+      (a!48 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!3 (and (>= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -18329,8 +18723,8 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!46 (ite a!45 (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))))
-      (a!48 (ite a!47
+      (a!47 (ite a!46 (* 2.0 exp_3) (/ 1.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))))
+      (a!49 (ite a!48
                  (* 2.0 exp_4)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!3 a!4 a!5 a!6 a!7 a!8 a!9 a!10)
@@ -18367,12 +18761,13 @@
            a!43
            a!44)
        (distinct 0.0 (+ (/ 9.0 4.0) (* (- 1.0) x2)))
+       (<= 0.0 a!45)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct a!46 a!48)))))
+       (distinct a!47 a!49)))))
 (check-sat)
 (pop)
 
-; obligation 172: condition=continuity region=B8|B9 answer=unsat
+; obligation 173: condition=continuity region=B8|B9 answer=unsat
 ; claim: B piece 8 = piece 9 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18463,7 +18858,11 @@
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (>= root_2 (* (/ 1.0 4.0) root_1))))
-      (a!13 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
+      (a!13 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!14 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))))
 (let ((a!5 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -18530,15 +18929,16 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))))
-      (a!14 (distinct 2.0 (ite (> (* 2.0 exp_3) a!13) (* 2.0 exp_3) a!13))))
+      (a!15 (distinct 2.0 (ite (> (* 2.0 exp_3) a!14) (* 2.0 exp_3) a!14))))
   (and (or a!1 a!2)
        (or a!3 a!5 a!7 a!8 a!9 a!10 a!11 a!12)
+       (<= 0.0 a!13)
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!14))))
+       a!15))))
 (check-sat)
 (pop)
 
-; obligation 173: condition=continuity region=B8|B10 answer=unsat
+; obligation 174: condition=continuity region=B8|B10 answer=unsat
 ; claim: B piece 8 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -18708,8 +19108,12 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!39 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1))))
-      (a!40 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!39 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!40 (/ 1.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1))))
+      (a!41 (> (* 2.0 exp_4) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!5 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
@@ -19040,10 +19444,10 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!41 (ite a!40
+      (a!42 (ite a!41
                  (* 2.0 exp_4)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
-(let ((a!42 (distinct (ite (> (* 2.0 exp_3) a!39) (* 2.0 exp_3) a!39) a!41)))
+(let ((a!43 (distinct (ite (> (* 2.0 exp_3) a!40) (* 2.0 exp_3) a!40) a!42)))
   (and (or a!1 a!2)
        (or a!3
            a!5
@@ -19077,13 +19481,14 @@
            a!36
            a!37
            a!38)
+       (<= 0.0 a!39)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
        (distinct 0.0 (+ (/ 1.0 2.0) (* (- 1.0) root_2) (* (/ 1.0 4.0) root_1)))
-       a!42)))))
+       a!43)))))
 (check-sat)
 (pop)
 
-; obligation 174: condition=continuity region=B9|B10 answer=unsat
+; obligation 175: condition=continuity region=B9|B10 answer=unsat
 ; claim: B piece 9 = piece 10 on their common boundary
 (push)
 (declare-fun root_1 () Real)
@@ -19211,7 +19616,11 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!45 (> (* 2.0 exp_3) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
+      (a!45 (+ (* (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 5.0 4.0) (* (- 1.0) x1) (* (/ 1.0 4.0) root_1)))
+               (* (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1))
+                  (+ (/ 9.0 4.0) (* (- 1.0) x2) (* (/ 1.0 4.0) root_1)))))
+      (a!46 (> (* 2.0 exp_3) (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
 (let ((a!3 (and (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= x2 (+ (/ 9.0 4.0) (* (/ 1.0 4.0) root_1)))
                 (<= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))
@@ -19608,7 +20017,7 @@
                  (<= x1 (+ (/ 5.0 4.0) (* (/ 1.0 4.0) root_1)))
                  (>= root_2 (* (/ 1.0 4.0) root_1))
                  (>= root_2 (+ (/ 1.0 2.0) (* (/ 1.0 4.0) root_1)))))
-      (a!46 (ite a!45
+      (a!47 (ite a!46
                  (* 2.0 exp_3)
                  (/ 1.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1))))))
   (and (or a!1 a!3 a!5 a!6 a!7 a!8 a!9 a!10)
@@ -19644,8 +20053,9 @@
            a!42
            a!43
            a!44)
+       (<= 0.0 a!45)
        (distinct 0.0 (+ root_2 (* (- (/ 1.0 4.0)) root_1)))
-       (distinct 2.0 a!46)))))
+       (distinct 2.0 a!47)))))
 (check-sat)
 (pop)
 
