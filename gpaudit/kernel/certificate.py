@@ -389,6 +389,7 @@ class Roots:
         self.of: dict = {}        # radicand -> S
         self.alias: dict = {}     # S -> sqrt(radicand)
         self.radicand: dict = {}  # S -> radicand
+        self._reduced: dict = {}  # e -> reduce(e): regions that share a formula share its reduction
 
     def atomize(self, e):
         sub = {}
@@ -435,7 +436,13 @@ class Roots:
         return self.reduce(sp.Add(*[sp.diff(u, x) * sp.diff(v, x) for x in syms]) / (4 * a * b))
 
     def reduce(self, e):
-        """e with common factors cancelled and S^2 replaced by its radicand (an identity)."""
+        """e with common factors cancelled and S^2 replaced by its radicand (an identity); memoised
+        by value (e holds only roots made before it, so the result depends on e alone)."""
+        if e not in self._reduced:
+            self._reduced[e] = self._reduce(e)
+        return self._reduced[e]
+
+    def _reduce(self, e):
         try:
             num, den = sp.fraction(sp.cancel(sp.together(e)))
             reduced = False                     # num / den is cancelled already unless some S^2 was reduced
@@ -774,7 +781,7 @@ def _rate_le(run: _Run, P: Problem, r: Region, E):
     for k, (lo, hi, s) in enumerate(score_pieces(P)):
         g = P.eta * r.a * s + r.c * sp.Abs(P.k - U * s)
         where = [U >= lo] + ([U < hi] if hi != sp.oo else [])
-        run.need(f"rate[{r.label}, piece {k + 1}]", sp.And(*where, g > E), relax=True)
+        run.need(f"rate[{r.label}, piece {k + 1}]", sp.And(*where, sp.Gt(g, E, evaluate=False)), relax=True)
 
 
 def _delta_route(run: _Run, P: Problem, cert: Certificate):
