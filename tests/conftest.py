@@ -46,6 +46,7 @@ def pytest_configure(config):
 # started last leaves the other workers idle at the end.  Order only: every test still runs.
 LONGEST_FIRST = ("test_sympy_cache_independent.py", "test_param_range.py", "test_kernel_rules.py",
                  "test_catalog.py", "test_metric.py", "test_claims.py", "test_every_run_ends.py",
+                 "test_proofs_fresh.py", "test_smoothed.py", "test_sweep.py",
                  "test_usercode.py", "test_certify.py", "test_prove.py", "test_model.py")
 
 
