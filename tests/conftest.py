@@ -3,6 +3,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 # helpers (verified.py, independent.py) and test modules other tiers import (from test_x import ...)
 for _folder in ("", "kernel", "pipeline", "cli", "whole_repo", "papers"):
     sys.path.insert(0, str(Path(__file__).resolve().parent / _folder))
@@ -66,3 +68,15 @@ def pytest_collection_modifyitems(config, items):
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A proof cache of the test's own, on whatever this process or its environment set before
+    (GPAUDIT_NO_CACHE, CI): the directory its records go to."""
+    from gpaudit.runtime import cache as rc
+    monkeypatch.setattr(rc, "_ON", True)
+    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    return tmp_path / "proofs"

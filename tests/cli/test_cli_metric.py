@@ -6,27 +6,7 @@ import sys
 
 import pytest
 
-LINEAR = """\
-gpaudit: 1
-name: linear-{name}
-input:
-  dim: {dim}
-  metric: {metric}
-query:
-  kind: piecewise
-  pieces:
-    - value: {f}
-bound:
-  growth: exponential
-  gamma: 0
-  kind: constant
-  value: {B}
-noise:
-  family: laplace
-  eta: 1
-claim:
-  epsilon: 1
-"""
+from test_metric import LINEAR
 
 
 @pytest.mark.parametrize("text, field", [

@@ -6,50 +6,12 @@ finding on a float64 model is shown in the summary line and in the reports."""
 import json
 import subprocess
 import sys
-import textwrap
 
 import mpmath
 
 from gpaudit.cli import main
 
-CONFIG = """\
-gpaudit: 1
-name: {name}
-input: {{dim: 1}}
-query: {{kind: python, callable: "{f}"}}
-bound: {{growth: exponential, gamma: 0, kind: python, callable: "{B}"}}
-noise: {{family: laplace, eta: 1}}
-claim: {{epsilon: 1}}
-"""
-
-CLIP = """\
-def f(x):
-    return min(max({slope}*x[0] + 0.5, 0.0), 1.0)
-
-def B(x):
-    return 1.0
-"""
-
-
-def make(dirpath, name, module_text, f="userfns:f", B="userfns:B", module="userfns.py"):
-    dirpath.mkdir(parents=True, exist_ok=True)
-    if module_text is not None:
-        (dirpath / module).parent.mkdir(parents=True, exist_ok=True)
-        (dirpath / module).write_text(textwrap.dedent(module_text))
-    cfg = dirpath / "mech.yaml"
-    cfg.write_text(CONFIG.format(name=name, f=f, B=B))
-    return cfg
-
-
-RAISERS = {
-    "sys-exit-0": ("import sys\n\ndef f(x):\n    if x[0] > 1.0:\n        sys.exit(0)\n    return x[0] / 4\n",
-                   "SystemExit(0)", lambda x: x > 1.0),
-    "system-exit-5": ("def f(x):\n    if x[0] < -1.0:\n        raise SystemExit(5)\n    return x[0] / 4\n",
-                      "SystemExit(5)", lambda x: x < -1.0),
-    "value-error": ("def f(x):\n    if abs(x[0]) > 3.0:\n        raise ValueError('out of range')\n"
-                    "    return x[0] / 4\n", "ValueError('out of range')", lambda x: abs(x) > 3.0),
-}
-B_OK = "\ndef B(x):\n    return 1\n"
+from test_python_callables import B_OK, CLIP, RAISERS, make
 
 
 def test_cli_two_same_named_modules(tmp_path, capsys):

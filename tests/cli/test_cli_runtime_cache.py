@@ -1,30 +1,10 @@
 """`gpaudit check`'s text output says when answers from the proof cache were reused (they order the
 work, they prove nothing); a cold run says nothing about the cache, and neither does `-q`."""
 
-import json
-from pathlib import Path
-
-import pytest
-
 from gpaudit.cli import main
 from gpaudit.kernel import z3door as zb
-from gpaudit.runtime import cache as rc
 
-ROOT = Path(__file__).resolve().parents[2]
-REFUTED_BY_COVER = ROOT / "examples" / "broken" / "laud-thm3-count3-linf-wrong-dual.yaml"   # z3: cover sat
-
-
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    monkeypatch.setattr(rc, "_ON", True)        # whatever ran before in this process
-    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
-    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path / "proofs"
-
-
-def _records(d: Path) -> list:
-    return [json.loads(f.read_text()) for f in sorted(d.glob("*.json"))]
+from test_runtime_cache import REFUTED_BY_COVER, _records
 
 
 def test_the_text_output_says_when_cached_answers_steered_the_run(cache_dir, capsys):

@@ -3,54 +3,12 @@ CSV row per point, each verdict the one its delta bounds give, and the bounds en
 computed here by brute force (every database, sample and neighbour, sharing no code with gpaudit)."""
 
 import math
-from collections import Counter
-from fractions import Fraction
-from itertools import combinations, product
 
 import mpmath as mp
 
 from gpaudit.cli import main
 
-F = Fraction
-
-
-def shm_output(db, m, T, replacement):
-    """{sample histogram: probability} by enumerating every sample of record indices."""
-    n = len(db)
-    out = Counter()
-    samples = list(product(range(n), repeat=T)) if replacement else list(combinations(range(n), T))
-    for idx in samples:
-        hist = [0] * m
-        for i in idx:
-            hist[db[i]] += 1
-        out[tuple(hist)] += F(1, len(samples))
-    return dict(out)
-
-
-def hockey(P, Q, c):
-    return sum((max(F(0), P.get(y, 0) - c * Q.get(y, 0)) for y in set(P) | set(Q)), F(0))
-
-
-def hockey_mp(P, Q, c):
-    return sum((max(mp.mpf(0), mp.mpf(P.get(y, 0).numerator) / P.get(y, F(1)).denominator
-                    - c * mp.mpf(Q.get(y, 0).numerator) / Q.get(y, F(1)).denominator)
-                for y in set(P) | set(Q)), mp.mpf(0))
-
-
-def deltas(n, m, output, c, hs=hockey):
-    """{database: delta_{eps,M}(x)} over all of X^n (Definition 2, both directions)."""
-    dbs = list(product(range(m), repeat=n))
-    outs = {x: output(x) for x in dbs}
-    res = {}
-    for x in dbs:
-        best = 0
-        for i in range(n):
-            for v in range(m):
-                if v != x[i]:
-                    x2 = x[:i] + (v,) + x[i + 1:]
-                    best = max(best, hs(outs[x], outs[x2], c), hs(outs[x2], outs[x], c))
-        res[x] = best
-    return res
+from test_smoothed import F, deltas, hockey_mp, shm_output   # the brute-force reference of the stage's tests
 
 
 def test_sweep_over_n_and_a_distribution_entry(tmp_path, capsys):

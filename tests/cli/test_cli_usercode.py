@@ -3,35 +3,14 @@ same name: each file is judged on its own module, so the clip that holds is neve
 steep one is, with a witness."""
 
 import json
-import textwrap
 
 import mpmath
 
 from gpaudit.cli import main
 
-CONFIG = """\
-gpaudit: 1
-name: {name}
-{params}input: {{dim: 1{input}}}
-query: {{kind: python, callable: "{f}"{query}}}
-bound: {{growth: exponential, gamma: 0, {bound}}}
-noise: {{family: laplace, eta: 1}}
-claim: {{epsilon: 1}}
-"""
+from test_usercode import REPRO_A, make
 
 
-def make(dirpath, name, module_text, f="userfns:f", bound='kind: python, callable: "userfns:B"',
-         query="", params="", inp="", module="userfns.py"):
-    dirpath.mkdir(parents=True, exist_ok=True)
-    if module_text is not None:
-        (dirpath / module).parent.mkdir(parents=True, exist_ok=True)
-        (dirpath / module).write_text(textwrap.dedent(module_text))
-    cfg = dirpath / "mech.yaml"
-    cfg.write_text(CONFIG.format(name=name, f=f, bound=bound, query=query, params=params, input=inp))
-    return cfg
-
-
-REPRO_A = "def f(x):\n    return min(max(x[0] + 0.5, 0.0), 1.0)\n\ndef B(x):\n    return 1.0\n"
 REPRO_B = "def f(x):\n    return min(max(3*x[0] + 0.5, 0.0), 1.0)\n\ndef B(x):\n    return 1.0\n"
 
 

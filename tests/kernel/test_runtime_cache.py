@@ -41,15 +41,6 @@ claim: {epsilon: 1}
 """
 
 
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    monkeypatch.setattr(rc, "_ON", True)        # whatever ran before in this process
-    monkeypatch.setenv("GPAUDIT_CACHE", str(tmp_path))
-    monkeypatch.delenv("GPAUDIT_NO_CACHE", raising=False)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path / "proofs"
-
-
 def _records(d: Path) -> list:
     return [json.loads(f.read_text()) for f in sorted(d.glob("*.json"))]
 
