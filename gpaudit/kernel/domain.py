@@ -21,9 +21,7 @@ def conditions(expr) -> list:
     unevaluated: z3 decides them, not sympy's assumptions (which are also slow to ask)."""
     out: list = []
 
-    def add(c):
-        if c is sp.true or c is True:
-            return
+    def add(c):                # c is an unevaluated relation: never True or False
         if c not in out:
             out.append(c)
 

@@ -73,7 +73,8 @@ def regenerate(root, effort: str = "standard", jobs: int | None = None, progress
         with tempfile.TemporaryDirectory(prefix="gpaudit-sweep-points-") as points:
             outcome = execute(plan, base / sw.name, jobs=jobs or cores(), points_dir=points,
                               display_path=sw.config)
-        if before is not None and _timeless(before) == _timeless(_committed(base / sw.name)):
+        after = _committed(base / sw.name)
+        if before is not None and after is not None and _timeless(before) == _timeless(after):
             # the same points: the committed text stays (its version and timings are the run's that wrote it)
             for name, text in before.items():
                 write_atomic(base / sw.name / name, text.encode("utf-8"))
