@@ -284,10 +284,8 @@ def _closed(c):
     """A closed condition containing the closure of {c} (c in negation normal form): strict
     relations relaxed, `!=` dropped, and the points where c's partial functions are undefined
     added (the closure of {log(x) < 0} contains 0, where log(x) <= 0 has no value)."""
-    if isinstance(c, sp.And):
-        return sp.And(*[_closed(a) for a in c.args])
-    if isinstance(c, sp.Or):
-        return sp.Or(*[_closed(a) for a in c.args])
+    if isinstance(c, (sp.And, sp.Or)):
+        return c.func(*[_closed(a) for a in c.args])
     if isinstance(c, sp.Ne):
         return sp.true
     if isinstance(c, (sp.StrictLessThan, sp.StrictGreaterThan)):
@@ -395,7 +393,7 @@ class Roots:
         sub = {}
         def root(q):
             return q.exp.is_Rational and q.exp.q == 2 and bool(q.base.free_symbols)
-        for p in e.atoms(sp.Pow):
+        for p in sorted(e.atoms(sp.Pow), key=sp.default_sort_key):   # the roots numbered alike in every run
             if root(p) and not any(root(q) for q in p.base.atoms(sp.Pow)):
                 S = self.of.get(p.base)
                 if S is None:
@@ -500,13 +498,15 @@ class Prepared:
             raise TypeError("a Prepared problem is made only by gpaudit.kernel.certificate.prepare")
 
 
+@zb.session()
 def prepare(P: Problem) -> Prepared:
+    """The certificate-free obligations of P decided (in a z3 session of their own)."""
     run = _Run()
     _pieces_hold(run, _functions(P))
     return Prepared(P, tuple(run.outcomes), _TOKEN)
 
 
-def _regions(run: _Run, P: Problem, cert: Certificate, funcs, prepared=None):
+def _regions(run: _Run, P: Problem, cert: Certificate, prepared=None):
     """The regions cover R^d, and on each, f and B are the region's formulas.
 
     Coverage is shown piece by piece: every x is owned by one piece of each function (`owned`), and
@@ -514,12 +514,11 @@ def _regions(run: _Run, P: Problem, cert: Certificate, funcs, prepared=None):
     combination no region names must be empty).  A region that says which pieces it lies in is
     shown to (`inpiece`), so that there F is that piece's formula; one that does not is compared
     with F as a whole."""
-    regs = cert.regions
+    regs, funcs = cert.regions, _functions(P)
     pcs = {name: _pieces(F) for name, F in funcs}
-    if prepared is not None and prepared._token is _TOKEN and prepared.P == P and funcs == _functions(P):
-        run.outcomes.extend(prepared.outcomes)
-    else:
-        _pieces_hold(run, funcs)
+    if not (prepared is not None and prepared._token is _TOKEN and prepared.P == P):
+        prepared = prepare(P)      # as the caller would have: the same calls whether it did or not
+    run.outcomes.extend(prepared.outcomes)
     combos = [()]
     for name, _ in funcs:
         combos = [c + (i,) for c in combos for i in range(1, len(pcs[name]) + 1)]
@@ -830,17 +829,20 @@ def _exact_profile(run: _Run, P: Problem, cert: Certificate):
 
 # -- the check --------------------------------------------------------------------------------
 
+@zb.session()
 def check(P: Problem, cert: Certificate, prepared: Prepared | None = None) -> Verified:
     """Derive and decide every obligation of the certificate's route; Verified, or Rejected.
-    `prepared`: what `prepare(P)` decided of this same problem (taken only if it is that)."""
+    `prepared`: what `prepare(P)` decided of this same problem (taken only if it is that; else
+    prepare(P) runs here).  Its z3 calls share one context (z3door.session), made in an order that
+    follows from P and cert alone, so the same check gets the same answers whoever asks."""
     run = _Run()
     if cert.route == "regions" and P.B is not None:
-        _regions(run, P, cert, _functions(P), prepared)
+        _regions(run, P, cert, prepared)
         _local(run, P, cert)
         if two_point_needed(P):
             _two_point(run, P)
     elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity" and P.k == 1:
-        _regions(run, P, cert, _functions(P), prepared)
+        _regions(run, P, cert, prepared)
         _lemma_31(run, P, cert)
         cert = replace(cert, regions=tuple(replace(r, a=sp.Integer(1), c=P.gamma) for r in cert.regions))
     else:

@@ -32,6 +32,7 @@ What a stage may spend (its work budget, its wall clock) reaches a call only thr
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import re
 import time
@@ -217,10 +218,6 @@ def configure_z3():
     z3.set_param("smt.random_seed", SEED)
     z3.set_param("sat.random_seed", SEED)
     z3.set_param("nlsat.seed", SEED)
-
-
-def z3_version() -> str:
-    return z3.get_version_string()
 
 
 def _q(r) -> z3.ArithRef:
@@ -557,7 +554,7 @@ def check_formula(assertions, budget_ms: int, digits: int | None = None, max_ste
     steps, weight = step_limit(budget_ms, digits, transcendental)
     r, s, dt = call(assertions, steps, digits, max_steps)
     if not isinstance(s, NotRun):
-        charge(steps_used(s) * weight)
+        charge(s.steps * weight)
     return r, s, dt
 
 
@@ -573,21 +570,23 @@ def call(assertions, steps: int, digits: int, max_steps: int | None = None):
     wall = GUARD.seconds()
     if GUARD.stopped():
         return z3.unknown, NotRun(GUARD.stopped()), 0.0
-    # a fresh context per call: z3's step count (and so what the budget allows) is then the
-    # same whatever the process asked before (in a shared context it accumulates across calls)
-    ctx = z3.Context()
-    s = z3.Solver(ctx=ctx)
+    # a fresh context per call, or the session's (see `session`); z3's rlimit counts from where its
+    # context's count stands, so a call may make `steps` steps either way
+    sess = _SESSIONS[-1] if _SESSIONS else [z3.Context(), 0]
+    s = z3.Solver(ctx=sess[0])
     s.set("rlimit", steps)
     s.set("random_seed", SEED)
     if wall is not None:
         s.set("timeout", max(1, int(wall * 1000)))
-    s.add(*[a.translate(ctx) for a in assertions])
+    s.add(*[a.translate(sess[0]) for a in assertions])
     t0 = time.perf_counter()
     try:
         r = s.check()
     except z3.Z3Exception:
         r = z3.unknown
     dt = time.perf_counter() - t0
+    s.steps = _count(s) - sess[1]        # the steps of this call (the context's count moves on with the next)
+    sess[1] += s.steps
     if r == z3.unknown and GUARD.stopped():
         return r, NotRun(GUARD.stopped()), dt
     return r, s, dt
@@ -597,12 +596,34 @@ def charge(weighted_steps: int) -> None:
     GUARD.charge(int(weighted_steps))
 
 
-def steps_used(s) -> int:
+def _count(s) -> int:
+    """z3's step count in the context of solver `s` (every call made there so far)."""
     try:
-        st = s.statistics()
-        return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
-    except z3.Z3Exception:
+        return int(s.statistics().get_key_value("rlimit count"))
+    except z3.Z3Exception:      # no count (no step made), or no statistics
         return 0
+
+
+_SESSIONS: list = []      # [the z3 context, the steps made in it] of each session open
+
+
+@contextlib.contextmanager
+def session():
+    """The calls made inside share one z3 context instead of a fresh one each (creating and freeing
+    a context costs about a millisecond, a fifth of the kernel's time on the catalog).  A call's
+    answer may then depend on the calls made before it in the session (z3 numbers its terms in the
+    order they are made, and some of its orderings follow those numbers), so a session is for a
+    sequence of calls that is always made in the same order: one kernel check, whose calls follow
+    from the problem and the certificate alone.  Each call still gets its own solver, its own step
+    limit (z3's rlimit counts from where the context's count stands) and its steps charged alone.
+    Only the kernel opens sessions; the generators' calls, whose answers the cache and the copy
+    deciding ahead reuse, stay one context each."""
+    configure_z3()
+    _SESSIONS.append([z3.Context(), 0])
+    try:
+        yield
+    finally:
+        _SESSIONS.pop()
 
 
 class NotRun:
@@ -698,7 +719,7 @@ def _by_cases(facts, cases, call, shared: int | None):
         r, s, dt = call(facts + [c], left)
         spent += dt
         if left is not None and not isinstance(s, NotRun):
-            left -= steps_used(s)
+            left -= s.steps
         if r == z3.sat:
             return (r, s), spent
         if r != z3.unsat:

@@ -311,7 +311,7 @@ def summary(records, cond):
 def evidence(prover, cond, extra=None):
     rs = [r.to_json() for r in prover.records if r.obligation.condition == cond and r.decisive]
     notes = sorted({n for r in prover.records if r.obligation.condition == cond for n in r.obligation.notes})
-    ev = {"z3": zb.z3_version(), "seed": zb.SEED, "timeout_ms": prover.timeout, "obligations": rs,
+    ev = {"z3": runtime.texts.z3_version(), "seed": zb.SEED, "timeout_ms": prover.timeout, "obligations": rs,
           "abstractions": notes}
     if extra:
         ev.update(extra)

@@ -52,7 +52,7 @@ def cache_dir() -> Path | None:
 
 
 def cache_key(query_text: str, budget_ms: int) -> str:
-    text = (f"z3 {zb.z3_version()} seed {zb.SEED} rlimit {zb.rlimit_of(budget_ms)} steps-v7 not-unsat"
+    text = (f"z3 {texts.z3_version()} seed {zb.SEED} rlimit {zb.rlimit_of(budget_ms)} steps-v7 not-unsat"
             f"\n{query_text}")
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -98,7 +98,7 @@ def learn(q, budget_ms: int, answer, steps: int) -> None:
     if cdir is None:
         return
     key = cache_key(texts.key_text(q), budget_ms)
-    rec = {"key": key, "status": answer.status, "z3": zb.z3_version(), "steps": steps, "cases": answer.cases,
+    rec = {"key": key, "status": answer.status, "z3": texts.z3_version(), "steps": steps, "cases": answer.cases,
            "split": answer.split, "reason": answer.reason, "model": {k: str(v) for k, v in answer.model.items()}}
     try:
         tmp = cdir / f"{key}.tmp{os.getpid()}"

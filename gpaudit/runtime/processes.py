@@ -150,7 +150,7 @@ class _Ahead:
         def call(assertions, max_steps=None):
             r, s, dt = zb.call(assertions, limit, q.digits, max_steps)
             if not isinstance(s, zb.NotRun):
-                used[0] += zb.steps_used(s)
+                used[0] += s.steps
             return r, s, dt
         r, s, dt, cases, split = zb.decide_terms(list(q.facts), q.formula, call)
         model = {}

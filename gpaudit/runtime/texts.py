@@ -54,3 +54,8 @@ def smt2(q) -> str:
         s.add(q.formula)
         q.memo["smt2"] = s.sexpr()
     return q.memo["smt2"]
+
+
+def z3_version() -> str:
+    """The z3 the texts were decided with (the cache key and the proof files name it)."""
+    return z3.get_version_string()

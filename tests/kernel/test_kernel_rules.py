@@ -234,7 +234,7 @@ def test_a_z3_exception_is_unknown(monkeypatch):
     ans = z3door.solve(z3door.Query(a > 0, [], []), 100)
     assert ans.status == z3door.UNKNOWN
     r, s, _ = z3door.check_formula([a > 0], 100)
-    assert r == z3.unknown and z3door.steps_used(s) >= 0
+    assert r == z3.unknown and s.steps >= 0
 
 
 def test_the_replay_memo_answers_an_identical_query_and_charges_its_steps():
@@ -273,6 +273,25 @@ def test_unsat_only_when_every_case_is_and_shared_steps_run_out(monkeypatch):
     r = z3.Real("r")                                   # not a formula: left whole
     assert z3door.claim_cases(r)[0].eq(r) and z3door.region_cases(r)[0].eq(r)
     assert len(z3door.region_cases(z3.Or(a > 0))) == 1
+
+
+def test_a_session_shares_one_context_and_charges_each_call_its_own_steps():
+    """Inside z3door.session the calls share one z3 context, where z3's step count accumulates; a
+    call may still make its own step limit (z3's rlimit counts from where the context's count
+    stands) and is charged only the steps it made.  Outside, each call has a context of its own."""
+    a, b = z3.Reals("a b")
+    hard = [a * a * a - 2 * a + b * b == 1, a * b > 3, a < 10, b < 10]
+    r, s, _ = z3door.call(hard, 10**6, 0)
+    alone = s.steps
+    assert r == z3.sat and alone > 100
+    with z3door.session():
+        runs = [z3door.call(hard, 2 * alone, 0) for _ in range(5)]      # 5 alone > 2 alone: relative
+        assert [r for r, _, _ in runs] == [z3.sat] * 5
+        assert [s.steps for _, s, _ in runs] == [alone] * 5
+        assert all(s.ctx is runs[0][1].ctx for _, s, _ in runs)
+        r, s, _ = z3door.call(hard, alone // 2, 0)                      # the limit still binds
+        assert r == z3.unknown and 0 < s.steps < alone
+    assert z3door.call(hard, 10**6, 0)[1].ctx is not runs[0][1].ctx
 
 
 def test_the_wall_clock_limit_ends_a_call_and_says_so(monkeypatch):

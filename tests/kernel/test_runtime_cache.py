@@ -146,7 +146,7 @@ def _plant_unsat_for_every_query(path, cache_dir, monkeypatch):
     for text, budget in asked:
         key = rc.cache_key(text, budget)
         (cache_dir / f"{key}.json").write_text(json.dumps({"key": key, "status": "unsat", "steps": 0,
-                                                           "z3": zb.z3_version(), "cases": 1, "split": ""}))
+                                                           "z3": texts.z3_version(), "cases": 1, "split": ""}))
     assert asked
     return honest, len(asked)
 
