@@ -1,9 +1,17 @@
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+# Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (as on some CI images): each of the
+# suite's processes (the xdist workers, the command-line tests' own) would otherwise compile gpaudit
+# and rewrite the test modules' asserts again, about a sixth of the suite's time.  The caches go to
+# __pycache__/ folders, which git ignores; user modules are compiled from their bytes as before.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # helpers (verified.py, independent.py) and test modules other tiers import (from test_x import ...)
 for _folder in ("", "kernel", "pipeline", "cli", "whole_repo", "papers"):
