@@ -174,6 +174,9 @@ def _write_memo(path: Path, memo: dict) -> None:
         pass                            # a memo that cannot be written is only slower
 
 
+_TREES: dict = {}   # the tree hashes this process computed, by the same key (PROOF_SOURCES share files)
+
+
 def _digest(root: Path, sources) -> str:
     path = _memo_path()
     memo, used = _read_memo(path), {}
@@ -183,7 +186,7 @@ def _digest(root: Path, sources) -> str:
         key = hashlib.sha256(_MEMO_SALT + data).hexdigest()
         tree = memo.get(key)
         if not isinstance(tree, str):
-            tree = tree_sha256(data)
+            tree = _TREES.get(key) or _TREES.setdefault(key, tree_sha256(data))
         used[key] = tree
         h.update(f"{rel}\n{tree}\n".encode("utf-8"))
     if path is not None and any(memo.get(k) != v for k, v in used.items()):

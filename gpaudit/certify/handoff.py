@@ -10,6 +10,7 @@ expression language and are read back with its safe parser (`gpaudit.spec.expr`)
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import sympy as sp
 from sympy.printing.str import StrPrinter
@@ -173,7 +174,9 @@ class _Printer(StrPrinter):
         raise ValueError("a Piecewise inside a certificate formula")
 
 
+@functools.lru_cache(maxsize=4096)
 def text(e) -> str:
+    """e in the configuration's expression language (memoised: regions repeat their pieces' conditions)."""
     return _Printer().doprint(e)
 
 

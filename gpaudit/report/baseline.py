@@ -124,11 +124,12 @@ def gate(results, baseline=None) -> tuple[int, list[str]]:
     Without a baseline: the contract's exit code (worst verdict). With one: the same, except that
     a run whose verdicts would pass (exit 0) but that regresses exits with REGRESSION_EXIT (4).
     """
-    reports = [as_report(r) for r in (results if isinstance(results, (list, tuple)) else [results])]
-    code = worst_exit(EXIT_CODES.get(r.get("verdict"), EXIT_CODES[UNKNOWN]) for r in reports)
-    if baseline is None:
+    items = results if isinstance(results, (list, tuple)) else [results]
+    verdicts = [r.get("verdict") if isinstance(r, dict) else r.verdict for r in items]
+    code = worst_exit(EXIT_CODES.get(v, EXIT_CODES[UNKNOWN]) for v in verdicts)
+    if baseline is None:      # the verdicts decide: no report is built (its code identity costs a parse)
         return code, []
-    regressions = compare(reports, baseline)
+    regressions = compare([as_report(r) for r in items], baseline)
     if regressions and code == 0:
         code = REGRESSION_EXIT
     return code, regressions

@@ -93,6 +93,23 @@ def test_json_junit_and_gate_helpers(result, tmp_path):
     assert code == result.exit_code and regressions == []
 
 
+def test_the_gate_without_a_baseline_reads_the_verdicts_and_builds_no_report(result, monkeypatch):
+    """`gpaudit check` gates on the worst verdict: building each JSON report for that computed the code
+    identity (a parse of every decision source, 0.8 s a run where no memo may be read, as in CI)."""
+    from gpaudit.report import json_report
+
+    def no_identity():
+        raise AssertionError("a report was built")
+    other = api.Result(**{**result.__dict__, "verdict": "refuted"})
+    with monkeypatch.context() as mp:
+        mp.setattr(json_report, "code_sha256", no_identity)
+        assert api.gate([result, other]) == (1, [])            # the worst verdict: refuted
+        assert api.gate(result) == (result.exit_code, [])
+        assert api.gate([{"verdict": "unknown"}]) == (3, [])
+        with pytest.raises(AssertionError, match="a report was built"):
+            api.gate([result], [])                               # with a baseline, the reports are compared
+
+
 def test_a_spec_cannot_be_changed_in_place_and_a_replaced_one_has_its_own_hash():
     """spec.params["eta"] = 2 was silently ignored (the file's eta was checked); a replaced Spec was
     reported under the unmodified file's config_sha256."""
