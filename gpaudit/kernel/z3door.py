@@ -585,7 +585,7 @@ def call(assertions, steps: int, digits: int, max_steps: int | None = None):
     except z3.Z3Exception:
         r = z3.unknown
     dt = time.perf_counter() - t0
-    s.steps = _count(s) - sess[1]        # the steps of this call (the context's count moves on with the next)
+    s.steps = max(0, _count(s) - sess[1])    # this call's (the context's count moves on with the next)
     sess[1] += s.steps
     if r == z3.unknown and GUARD.stopped():
         return r, NotRun(GUARD.stopped()), dt
