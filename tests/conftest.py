@@ -60,6 +60,21 @@ LONGEST_FIRST = ("test_sympy_cache_independent.py", "test_param_range.py", "test
                  "test_usercode.py", "test_certify.py", "test_prove.py", "test_model.py")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile (pyproject's addopts), except that the files of tests/papers/ are one unit, so
+    that one worker runs them and each claim of the registry once (tests/claims_once.py)."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class PapersTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return "tests/papers/" if scope.startswith("tests/papers/") else scope
+    return PapersTogether(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark each test with its tier (``-m kernel``, ``-m "pipeline and not slow"``) and put the
     longest files first; then, without --slow (and without an explicit -m), deselect the tests

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from claims_once import claim_results
 from gpaudit.papers import PAPERS, REGISTRY, render_table, results_to_json, run_claims
 from gpaudit.papers import liang_yi as ly, liu, polyplace as pp
 from gpaudit.papers.bstar import PWL, smooth_sens_2d
@@ -40,9 +41,10 @@ TOL = mp.mpf("1e-20")
 
 @pytest.fixture(scope="module")
 def results():
-    """The whole registry (about 40 s): the tests that read it are marked slow (pytest --slow);
-    each paper's own test module runs that paper's claims in the default selection."""
-    return run_claims(quick=True)
+    """The whole registry (about 20 s, each claim run once per process: tests/claims_once.py): the tests that
+    read it are marked slow (pytest --slow); each paper's own test module reads that paper's claims in
+    the default selection."""
+    return claim_results()
 
 
 def by_id(results):

@@ -17,7 +17,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from gpaudit.papers import REGISTRY, run_claims
+from claims_once import claim_results
+from gpaudit.papers import REGISTRY
 from gpaudit.papers import laud
 
 PAPER = Path("/work/shared/papers/laud-pankova-pettai-derivative-sensitivity.md")
@@ -31,8 +32,7 @@ def _precision():
 
 @pytest.fixture(scope="module")
 def results():
-    with mp.workdps(50):
-        return {r.claim_id: r for r in run_claims("laud", quick=True)}
+    return {r.claim_id: r for r in claim_results("laud")}
 
 
 def W(r, k):

@@ -12,6 +12,7 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
+from claims_once import claim_result
 from gpaudit.papers import liang_yi as ly
 from gpaudit.papers.paper_families import StudentT
 from gpaudit.papers.model_bstar import model_bstar, with_model
@@ -29,14 +30,9 @@ def _precision():
         yield
 
 
-_cache: dict = {}
-
-
 def res(cid):
-    """run_one in quick mode, cached per test session (the checkers are deterministic)."""
-    if cid not in _cache:
-        _cache[cid] = run_one(CLAIMS[cid], quick=True)
-    return _cache[cid]
+    """run_one in quick mode, once per test process (tests/claims_once.py)."""
+    return claim_result(CLAIMS[cid])
 
 
 def W(r, k):

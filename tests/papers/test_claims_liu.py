@@ -21,7 +21,8 @@ import pytest
 import sympy as sp
 from scipy import stats
 
-from gpaudit.papers import liu, run_claims
+from claims_once import claim_results
+from gpaudit.papers import liu
 
 PAPER = Path("/work/shared/papers/liu-wang-xia-smoothed-dp.md")
 
@@ -34,8 +35,7 @@ def _reference_precision():
 
 @pytest.fixture(scope="module")
 def results():
-    with mp.workdps(50):
-        return {r.claim_id: r for r in run_claims("liu", quick=True)}
+    return {r.claim_id: r for r in claim_results("liu")}
 
 
 # --------------------------------------------------------------------------------------

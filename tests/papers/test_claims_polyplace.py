@@ -16,7 +16,7 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
-from gpaudit.papers import run_claims
+from claims_once import claim_results
 from gpaudit.papers import polyplace as pp
 from gpaudit.papers.registry import REGISTRY, run_one
 
@@ -32,7 +32,7 @@ def _prec():
 
 @pytest.fixture(scope="module")
 def results():
-    return {r.claim_id: r for r in run_claims("polyplace", quick=True)}
+    return {r.claim_id: r for r in claim_results("polyplace")}
 
 
 def W(r, k):
