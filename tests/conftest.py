@@ -62,17 +62,23 @@ LONGEST_FIRST = ("test_sympy_cache_independent.py", "test_param_range.py", "test
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """--dist loadfile (pyproject's addopts), except that the files of tests/papers/ are one unit, so
-    that one worker runs them and each claim of the registry once (tests/claims_once.py)."""
+    """--dist loadfile (pyproject's addopts), except that the files which share a run are one unit,
+    run by one worker: the files of tests/papers/ (each claim of the registry once: tests/claims_once.py)
+    and the two that read the catalog's proof stages (tests/proved_once.py)."""
     if config.getoption("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    class PapersTogether(LoadFileScheduling):
+    class SharedRunsTogether(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
-            return "tests/papers/" if scope.startswith("tests/papers/") else scope
-    return PapersTogether(config, log)
+            if scope.startswith("tests/papers/"):
+                return "tests/papers/"
+            return SHARED_UNITS.get(scope, scope)
+    return SharedRunsTogether(config, log)
+
+
+SHARED_UNITS = {"tests/pipeline/test_prove.py": "catalog proofs", "tests/whole_repo/test_proofs_fresh.py": "catalog proofs"}
 
 
 def pytest_collection_modifyitems(config, items):

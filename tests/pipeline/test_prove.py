@@ -15,6 +15,7 @@ import sympy as sp
 os.environ.setdefault("GPAUDIT_CACHE", tempfile.mkdtemp(prefix="gpaudit-cache-"))  # a fresh proof cache
 
 import independent as ind  # noqa: E402
+from proved_once import proved  # noqa: E402  (the proof stage of a file, once per process)
 from gpaudit.model.mechanism import build_mechanism  # noqa: E402
 from gpaudit.prove import ProofOutcome, RegionRate, prove_conditions, prove_symbolic  # noqa: E402
 from gpaudit.prove import arbbox, regions
@@ -33,15 +34,6 @@ def _reference_precision():
     """This module's reference computations run at 60 digits, set per test (never globally)."""
     with mp.workdps(60):
         yield
-_CACHE: dict = {}
-
-
-def proved(path) -> tuple:
-    key = str(path)
-    if key not in _CACHE:
-        mech = build_mechanism(load_spec(path))
-        _CACHE[key] = (mech, prove_conditions(mech, timeout_ms=10000))
-    return _CACHE[key]
 
 
 def status(outcome: ProofOutcome, cid: str) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import z3
 
+from proved_once import proved
 from gpaudit.model.mechanism import build_mechanism
 from gpaudit.prove import artifacts
 from gpaudit.prove.artifacts import CODE_MD, CODE_TAG, OBLIGATIONS_MD, SHA_TAG, proof_md, smt2_text, write_artifacts
@@ -105,8 +106,7 @@ def test_proofs_say_what_the_current_code_proves(path):
     """`gpaudit prove` today writes the committed obligations.smt2 and proof.md, apart from the code
     identity they record: nothing in proofs/ rests on code that proves otherwise."""
     spec = load_spec(path)
-    mech = build_mechanism(spec)
-    outcome = prove_conditions(mech)
+    mech, outcome = proved(path)                 # tests/pipeline/test_prove.py reads the same run
     obligations = smt2_text(mech, outcome, ROOT)
     assert artifacts.says_the_same(ROOT / "proofs" / spec.name, obligations, proof_md(mech, outcome, ROOT, obligations)), \
         f"proofs/{spec.name} is not what the current code proves; {REGEN}"
