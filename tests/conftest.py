@@ -72,13 +72,13 @@ def pytest_xdist_make_scheduler(config, log):
     class SharedRunsTogether(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
-            if scope.startswith("tests/papers/"):
-                return "tests/papers/"
-            return SHARED_UNITS.get(scope, scope)
+            return next((unit for start, unit in SHARED_UNITS if scope.startswith(start)), scope)
     return SharedRunsTogether(config, log)
 
 
-SHARED_UNITS = {"tests/pipeline/test_prove.py": "catalog proofs", "tests/whole_repo/test_proofs_fresh.py": "catalog proofs"}
+# (the start of a file's node id, the unit it runs in)
+SHARED_UNITS = (("tests/papers/", "claims registry"), ("tests/pipeline/test_prove.py", "catalog proofs"),
+                ("tests/whole_repo/test_proofs_fresh.py", "catalog proofs"))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -174,7 +174,7 @@ class _Printer(StrPrinter):
         raise ValueError("a Piecewise inside a certificate formula")
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096, typed=True)
 def text(e) -> str:
     """e in the configuration's expression language (memoised: regions repeat their pieces' conditions)."""
     return _Printer().doprint(e)
