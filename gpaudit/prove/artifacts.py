@@ -14,6 +14,7 @@ from pathlib import Path
 
 import sympy as sp
 
+from ..kernel import z3door as zb
 from ..provenance import proof_code_sha256, text_sha256
 from ..runtime import texts
 
@@ -44,7 +45,8 @@ def smt2_text(mech, outcome, root=".") -> str:
              f"; config: {_rel(spec.path, root)}",
              f"{SHA_TAG}{spec.sha256}",
              f"{CODE_TAG}{proof_code_sha256()}",
-             f"; {texts.z3_version() and 'z3 ' + texts.z3_version()}, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)",
+             f"; {texts.z3_version() and 'z3 ' + texts.z3_version()}, tactic {zb.TACTIC}, seeds 0 (smt.random_seed, "
+             "sat.random_seed, nlsat.seed)",
              "; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.",
              "; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`",
              "; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).",

@@ -52,7 +52,7 @@ def cache_dir() -> Path | None:
 
 
 def cache_key(query_text: str, budget_ms: int) -> str:
-    text = (f"z3 {texts.z3_version()} seed {zb.SEED} rlimit {zb.rlimit_of(budget_ms)} steps-v7 not-unsat"
+    text = (f"z3 {texts.z3_version()} {zb.TACTIC} seed {zb.SEED} rlimit {zb.rlimit_of(budget_ms)} steps-v7 not-unsat"
             f"\n{query_text}")
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -1,8 +1,8 @@
 ; gpaudit proof obligations for broken-threshold-student-t-large-gamma
 ; config: examples/broken/threshold-student-t-large-gamma.yaml
 ; config-sha256: 2e232e033ff57ce3acdc8a8c62431eb05955c3a1831e2bcb8bbe4dda78fb5246
-; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
-; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; code-sha256: 54d16ccf098a388d1fd175d24d2e56f46838463ba1604894972641125d58b7e5
+; z3 5.4.1, tactic qfnra-nlsat, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).

@@ -1,8 +1,8 @@
 ; gpaudit proof obligations for laud-derived-exp-rate-above-gamma
 ; config: examples/broken/laud-derived-exp-rate-above-gamma.yaml
 ; config-sha256: 45de38044d4e2e8b4ef9a90107682e0a91737f26463fea93aadc0762fcc4086e
-; code-sha256: 2def2e32d64bcb01e85f672b210a7afec7bc1c45734251fd01b7613a6b336321
-; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; code-sha256: 54d16ccf098a388d1fd175d24d2e56f46838463ba1604894972641125d58b7e5
+; z3 5.4.1, tactic qfnra-nlsat, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).

@@ -1,8 +1,8 @@
 ; gpaudit proof obligations for threshold-polyplace
 ; config: examples/threshold-polyplace.yaml
 ; config-sha256: 5e0b5102cd1a695d73a28b61e977370fce48808bc8c1bee4a1e807a127b1dbcf
-; code-sha256: ffa16c53b901ee06c3a643239ef9d4811f6070d8a3d4a92a6fa7e0146deb39c1
-; z3 5.4.1, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
+; code-sha256: 54d16ccf098a388d1fd175d24d2e56f46838463ba1604894972641125d58b7e5
+; z3 5.4.1, tactic qfnra-nlsat, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
 ; is only a candidate counterexample; refutations are re-verified in mpmath (see proof.md).
