@@ -272,22 +272,10 @@ class Translator:
             self.plain = self.plain and bool(_PLAIN_NAME.fullmatch(name)) and name not in ("true", "false")
         return self.vars[name]
 
-    _STATE = ("vars", "owners", "facts", "notes", "_cache", "alias", "linked", "_exps", "_logs")
-
-    def snapshot(self) -> dict:
-        """A copy of the translation state (the z3 terms themselves are immutable and shared)."""
-        out = {k: type(getattr(self, k))(getattr(self, k)) for k in self._STATE}
-        out.update(_n=self._n, plain=self.plain, enclosed=self.enclosed)
-        return out
-
-    def restore(self, snap: dict) -> None:
-        """Continue from a snapshot() state: exactly as if its translations had been made here."""
-        for k, v in snap.items():
-            setattr(self, k, type(v)(v) if k in self._STATE else v)
-
-    def untouched(self) -> bool:
-        """Whether nothing was translated here yet (the state a snapshot can be restored into)."""
-        return not (self.vars or self.facts or self._cache or self.alias or self._n)
+    # the translation state: its containers, and the scalars _n, plain, enclosed (what a copy of a
+    # translator's state must carry: the generators' memo of first translations, prove.obligations)
+    STATE = ("vars", "owners", "facts", "notes", "_cache", "alias", "linked", "_exps", "_logs")
+    SCALARS = ("_n", "plain", "enclosed")
 
     def query(self, formula, extra=()) -> "Query":
         """The Query of `formula` with the facts of this translation (and `extra` ones)."""

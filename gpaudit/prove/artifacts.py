@@ -64,6 +64,15 @@ def smt2_text(mech, outcome, root=".") -> str:
             lines.append(f"; discharged by: {r.method} (no SMT block)")
             lines.append("")
             continue
+        if r.each:
+            m = len(o.each)
+            for i, q in enumerate(o.each, 1):
+                if i > 1:
+                    lines += [head, f"; claim: {o.claim}"]
+                lines += ["(push)", f"; alternative {i} of {m}, without any conditions: z3 decided this obligation "
+                          "alternative by alternative (unsat for every one is unsat on the region, where some "
+                          "alternative is active at each point)", texts.smt2(q).rstrip(), "(check-sat)", "(pop)", ""]
+            continue
         lines.append("(push)")
         if r.alone:
             lines.append("; z3 decided this block without the region's conditions, a stronger statement: unsat "
@@ -158,7 +167,8 @@ def proof_md(mech, outcome, root=".", obligations: str | None = None) -> str:
     L.append("")
     L.append("## Obligations\n")
     dec = [r for r in outcome.records if r.decisive]
-    L.append(f"{len(dec)} decisive obligations (`obligations.smt2`, one (push)/(check-sat)/(pop) block each); "
+    by_alt = ", or one per alternative where z3 decided it alternative by alternative" if any(r.each for r in dec) else ""
+    L.append(f"{len(dec)} decisive obligations (`obligations.smt2`, one (push)/(check-sat)/(pop) block each{by_alt}); "
              f"answers: " + ", ".join(f"{s} {sum(1 for r in dec if r.status == s)}"
                                      for s in ("unsat", "arb", "sat", "unknown") if any(r.status == s for r in dec))
              + ".\n")

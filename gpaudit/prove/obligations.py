@@ -53,6 +53,7 @@ class Obligation:
     claim_of: object = None         # () -> the claim in sympy, built when the fallback needs it
     rebuild: object = None          # extra sympy condition -> Query (the obligation restricted)
     alone: zb.Query | None = None   # the negation without the region's conditions (Prover.discharge)
+    each: tuple = ()                # the negation for each alternative alone, everywhere (Prover.discharge)
     _claim: object = None
 
     @property
@@ -318,7 +319,7 @@ def original(pair):
 
 
 def _build(condition, region, claim, make, params, bound=None, sym_region=(), claim_of=None,
-           make_alone=None) -> Obligation:
+           make_alone=None, make_each=()) -> Obligation:
     def query(extra=None, make=make):
         tr = zb.Translator()
         formula = make(tr)
@@ -341,18 +342,35 @@ def _build(condition, region, claim, make, params, bound=None, sym_region=(), cl
             alone = query(make=make_alone)
         except zb.Unsupported:
             alone = None
+    try:
+        each = tuple(query(make=m) for m in make_each)
+    except zb.Unsupported:
+        each = ()
     return Obligation(condition, region, claim, q, bound, notes=list(q.notes), sym_region=tuple(sym_region),
-                      claim_of=claim_of, rebuild=rebuild, alone=alone)
+                      claim_of=claim_of, rebuild=rebuild, alone=alone, each=each)
+
+
+# The conditions first tried alternative by alternative on a leaf with several (the arguments of a
+# max where they tie), as the kernel tries them (kernel.certificate._Run.some_alt): B_k > 0 and the
+# smoothness of each argument usually hold everywhere, and the arguments' conditions (each the
+# largest) are what makes the joint query hard.
+EACH = ("B_positive", "smooth")
 
 
 def _on_leaf(condition, leaf: Leaf, claim, prop, params, bound=None, sym_region=(), claim_of=None) -> Obligation:
     """The obligation "on the leaf, some active alternative satisfies prop", with its negation
     without the leaf's conditions as `alone` where the leaf has conditions: a claim that holds
     everywhere is often proved faster so (the conditions only add a nonlinear region to the query),
-    and unsat without them is unsat with them."""
+    and unsat without them is unsat with them.  For the conditions of EACH on a leaf with several
+    alternatives, also `each`: for each alternative, prop fails where the alternative is defined,
+    without any condition; unsat for every one is unsat on the leaf (some alternative is active at
+    each of its points)."""
+    each = [(lambda tr, alt=alt: zb.conj(z3.Not(prop(tr, alt)), tr(_alt_defined(alt)))) for alt in leaf.alts] \
+        if condition in EACH and len(leaf.alts) > 1 else ()
     return _build(condition, leaf.label, claim, lambda tr: _region_negation(tr, leaf, prop), params, bound,
                   sym_region, claim_of,
-                  (lambda tr: _region_negation(tr, leaf, prop, region=False)) if _nonlinear(leaf.conds) else None)
+                  (lambda tr: _region_negation(tr, leaf, prop, region=False)) if _nonlinear(leaf.conds) else None,
+                  each)
 
 
 def _nonlinear(conds) -> bool:
@@ -392,19 +410,35 @@ def _alt_defined(alt):
 _FIRST = Memo(4000)
 
 
+def snapshot(tr: zb.Translator) -> dict:
+    """A copy of a translator's state (the z3 terms themselves are immutable and shared)."""
+    return {**{k: type(getattr(tr, k))(getattr(tr, k)) for k in tr.STATE}, **{k: getattr(tr, k) for k in tr.SCALARS}}
+
+
+def restore(tr: zb.Translator, snap: dict) -> None:
+    """Continue from a snapshot() state: exactly as if its translations had been made in tr."""
+    for k, v in snap.items():
+        setattr(tr, k, type(v)(v) if k in tr.STATE else v)
+
+
+def untouched(tr: zb.Translator) -> bool:
+    """Whether nothing was translated in tr yet (the state a snapshot can be restored into)."""
+    return not (tr.vars or tr.facts or tr._cache or tr.alias or tr._n)
+
+
 def _first(tr, key, fn):
     """fn(tr) for a translator that has translated nothing yet, from a memo of its result and of
     the translator's state afterwards (keyed by `key`, which must determine what fn translates):
     the same translations made first give the same terms, facts and fresh names.  A region's
     conditions recur in every obligation of the leaf, a piece's closure in each of its pairs."""
-    if not tr.untouched() or tr.tag:
+    if not untouched(tr) or tr.tag:
         return fn(tr)
     if key not in _FIRST:
         out = fn(tr)
-        _FIRST[key] = (out, tr.snapshot())
+        _FIRST[key] = (out, snapshot(tr))
         return out
     out, snap = _FIRST[key]
-    tr.restore(snap)
+    restore(tr, snap)
     return out
 
 

@@ -52,6 +52,7 @@ class Record:
     cases: int = 1       # > 1: z3 decided the block case by case (zb.Answer.split says how)
     split: str = ""
     alone: bool = False  # z3 decided the obligation's `alone` query (without the region's conditions)
+    each: bool = False   # z3 decided its `each` queries (each alternative alone, everywhere)
 
     def to_json(self):
         o = self.obligation
@@ -133,6 +134,19 @@ class Prover:
             ans = zb.Answer(zb.UNKNOWN, reason=o.error)
             self.records.append(Record(o, zb.UNKNOWN, f"not translatable: {o.error}", decisive=decisive))
             return ans
+        if o.each:
+            # each alternative alone, everywhere, with the smaller budget: unsat for every one is unsat
+            # on the region (as the kernel tries B > 0 and smooth, certificate._Run.some_alt)
+            firsts = []
+            for q in o.each:
+                firsts.append(runtime.solve(q, min(timeout or self.timeout, ALONE_MS)))
+                if firsts[-1].status != zb.UNSAT:
+                    break
+            spent = sum(a.seconds for a in firsts)
+            if firsts[-1].status == zb.UNSAT and len(firsts) == len(o.each):
+                self.records.append(Record(o, zb.UNSAT, "z3 unsat for each alternative, without any conditions", spent,
+                                           any(a.cached for a in firsts), decisive, each=True))
+                return zb.Answer(zb.UNSAT, seconds=spent)
         if o.alone is not None:
             # without the region's conditions first, with a smaller budget: unsat there is unsat
             # on the region (the kernel's obligations are tried the same way, certificate._Run.need)

@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for laud-thm3-beta-below-smoothness
 ; config: examples/broken/laud-thm3-beta-below-smoothness.yaml
 ; config-sha256: eaf6cfc8cfb744da10c91763e6cd83fc266d769f32c95fd13114b54868a102e7
-; code-sha256: 54d16ccf098a388d1fd175d24d2e56f46838463ba1604894972641125d58b7e5
+; code-sha256: 0461a1fdb8855fb101888711e14133a62d9c66e75cb5fdd3cbaf75a8f2e36e82
 ; z3 5.4.1, tactic qfnra-nlsat, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -346,7 +346,7 @@
 ; obligation 9: condition=B_positive region=f1.B1.m= answer=unsat
 ; claim: B > 0 on f1.B1.m=
 (push)
-; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+; alternative 1 of 2, without any conditions: z3 decided this obligation alternative by alternative (unsat for every one is unsat on the region, where some alternative is active at each point)
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
 (declare-fun exp_2 () Real)
@@ -373,11 +373,47 @@
 (assert (=> (<= x1 x2) (<= exp_1 exp_2)))
 (assert (=> (< x2 x1) (< exp_2 exp_1)))
 (assert (=> (< x1 x2) (< exp_1 exp_2)))
-(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1))
-      (a!2 (=> true
-               (and (distinct 0.0 (+ 1.0 exp_1)) (distinct 0.0 (+ 1.0 exp_2)))))
-      (a!3 (* (/ 1.0 (* (+ 1.0 exp_2) (+ 1.0 exp_2))) exp_2)))
-  (and (not (and (> a!1 0.0))) a!2 (not (and (> a!3 0.0))) a!2)))
+(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
+  (and (not (> a!1 0.0))
+       (distinct 0.0 (+ 1.0 exp_1))
+       (distinct 0.0 (+ 1.0 exp_2)))))
+(check-sat)
+(pop)
+
+; obligation 9: condition=B_positive region=f1.B1.m= answer=unsat
+; claim: B > 0 on f1.B1.m=
+(push)
+; alternative 2 of 2, without any conditions: z3 decided this obligation alternative by alternative (unsat for every one is unsat on the region, where some alternative is active at each point)
+(declare-fun exp_1 () Real)
+(declare-fun x2 () Real)
+(declare-fun exp_2 () Real)
+(declare-fun x1 () Real)
+(assert (> exp_1 0.0))
+(assert (>= exp_1 (+ 1.0 x2)))
+(assert (let ((a!1 (+ 1.0 x2 (/ (* x2 x2) 2.0) (/ (* (* x2 x2) x2) 6.0))))
+  (>= exp_1 a!1)))
+(assert (let ((a!1 (<= exp_1 (+ 1.0 x2 (/ (* x2 x2) 2.0)))))
+  (=> (<= x2 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x2) (/ (* x2 x2) 2.0)) (/ (* (* x2 x2) x2) 6.0))))
+  (=> (<= x2 0.0) (>= 1.0 (* exp_1 a!1)))))
+(assert (=> (< x2 1.0) (>= 1.0 (* exp_1 (- 1.0 x2)))))
+(assert (> exp_2 0.0))
+(assert (>= exp_2 (+ 1.0 x1)))
+(assert (let ((a!1 (+ 1.0 x1 (/ (* x1 x1) 2.0) (/ (* (* x1 x1) x1) 6.0))))
+  (>= exp_2 a!1)))
+(assert (let ((a!1 (<= exp_2 (+ 1.0 x1 (/ (* x1 x1) 2.0)))))
+  (=> (<= x1 0.0) a!1)))
+(assert (let ((a!1 (- (+ (- 1.0 x1) (/ (* x1 x1) 2.0)) (/ (* (* x1 x1) x1) 6.0))))
+  (=> (<= x1 0.0) (>= 1.0 (* exp_2 a!1)))))
+(assert (=> (< x1 1.0) (>= 1.0 (* exp_2 (- 1.0 x1)))))
+(assert (=> (<= x1 x2) (<= exp_2 exp_1)))
+(assert (=> (<= x2 x1) (<= exp_1 exp_2)))
+(assert (=> (< x1 x2) (< exp_2 exp_1)))
+(assert (=> (< x2 x1) (< exp_1 exp_2)))
+(assert (let ((a!1 (* (/ 1.0 (* (+ 1.0 exp_1) (+ 1.0 exp_1))) exp_1)))
+  (and (not (> a!1 0.0))
+       (distinct 0.0 (+ 1.0 exp_2))
+       (distinct 0.0 (+ 1.0 exp_1)))))
 (check-sat)
 (pop)
 

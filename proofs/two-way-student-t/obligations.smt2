@@ -1,7 +1,7 @@
 ; gpaudit proof obligations for two-way-student-t
 ; config: examples/two-way-student-t.yaml
 ; config-sha256: 0010178e15fb545ab32f306844b5ac2257909e98bc0bddf3d05cc9054f6b23b7
-; code-sha256: 54d16ccf098a388d1fd175d24d2e56f46838463ba1604894972641125d58b7e5
+; code-sha256: 0461a1fdb8855fb101888711e14133a62d9c66e75cb5fdd3cbaf75a8f2e36e82
 ; z3 5.4.1, tactic qfnra-nlsat, seeds 0 (smt.random_seed, sat.random_seed, nlsat.seed)
 ; Each block states the NEGATION of one claim over one region: `unsat` proves the claim.
 ; Non-polynomial functions are abstracted soundly (fresh variables with true facts), so `sat`
@@ -4924,11 +4924,9 @@
 ; obligation 98: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: B > 0 on f1.B1.m=.m2.m2
 (push)
-; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
+; alternative 1 of 2, without any conditions: z3 decided this obligation alternative by alternative (unsat for every one is unsat on the region, where some alternative is active at each point)
 (declare-fun exp_1 () Real)
 (declare-fun x1 () Real)
-(declare-fun exp_2 () Real)
-(declare-fun x2 () Real)
 (assert (> exp_1 0.0))
 (assert (>= exp_1 (+ 1.0 (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1))))
 (assert (let ((a!1 (* (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1))
@@ -4948,40 +4946,36 @@
       (>= 1.0 (* exp_1 (- a!2 a!3)))))))
 (assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1))))))
   (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1)) 1.0) (>= 1.0 a!1))))
-(assert (> exp_2 0.0))
-(assert (>= exp_2 (+ 1.0 (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))))
+(assert (and (not (> (* 2.0 exp_1) 0.0)) true))
+(check-sat)
+(pop)
+
+; obligation 98: condition=B_positive region=f1.B1.m=.m2.m2 answer=unsat
+; claim: B > 0 on f1.B1.m=.m2.m2
+(push)
+; alternative 2 of 2, without any conditions: z3 decided this obligation alternative by alternative (unsat for every one is unsat on the region, where some alternative is active at each point)
+(declare-fun exp_1 () Real)
+(declare-fun x2 () Real)
+(assert (> exp_1 0.0))
+(assert (>= exp_1 (+ 1.0 (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))))
 (assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))
               (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)))))
 (let ((a!2 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))) 6.0)))
-  (>= exp_2 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)) (/ a!1 2.0) a!2)))))
+  (>= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)) (/ a!1 2.0) a!2)))))
 (assert (let ((a!1 (/ (* (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))
                  (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)))
               2.0)))
-(let ((a!2 (<= exp_2 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)) a!1))))
+(let ((a!2 (<= exp_1 (+ 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)) a!1))))
   (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)) 0.0) a!2))))
 (assert (let ((a!1 (* (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))
               (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)))))
 (let ((a!2 (+ (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))) (/ a!1 2.0)))
       (a!3 (/ (* a!1 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))) 6.0)))
   (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)) 0.0)
-      (>= 1.0 (* exp_2 (- a!2 a!3)))))))
-(assert (let ((a!1 (* exp_2 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))))))
+      (>= 1.0 (* exp_1 (- a!2 a!3)))))))
+(assert (let ((a!1 (* exp_1 (- 1.0 (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))))))
   (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)) 1.0) (>= 1.0 a!1))))
-(assert (=> (<= (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))
-        (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1)))
-    (<= exp_2 exp_1)))
-(assert (=> (<= (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1))
-        (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)))
-    (<= exp_1 exp_2)))
-(assert (=> (< (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2))
-       (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1)))
-    (< exp_2 exp_1)))
-(assert (=> (< (+ (/ 5.0 36.0) (* (- (/ 1.0 9.0)) x1))
-       (+ (/ 1.0 4.0) (* (- (/ 1.0 9.0)) x2)))
-    (< exp_1 exp_2)))
-(assert (let ((a!1 (not (and (> (* 2.0 exp_1) 0.0))))
-      (a!2 (not (and (> (* 2.0 exp_2) 0.0)))))
-  (and a!1 a!2)))
+(assert (and (not (> (* 2.0 exp_1) 0.0)) true))
 (check-sat)
 (pop)
 
@@ -5052,9 +5046,16 @@
 ; obligation 100: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
 ; claim: |grad ln B| <= 1/9 on f1.B1.m=.m2.m2
 (push)
-; z3 decided this block without the region's conditions, a stronger statement: unsat without them is unsat with them
-(assert (let ((a!1 (not (and (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))))))
-  (and a!1 a!1)))
+; alternative 1 of 2, without any conditions: z3 decided this obligation alternative by alternative (unsat for every one is unsat on the region, where some alternative is active at each point)
+(assert (and (not (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))) true))
+(check-sat)
+(pop)
+
+; obligation 100: condition=smooth region=f1.B1.m=.m2.m2 answer=unsat
+; claim: |grad ln B| <= 1/9 on f1.B1.m=.m2.m2
+(push)
+; alternative 2 of 2, without any conditions: z3 decided this obligation alternative by alternative (unsat for every one is unsat on the region, where some alternative is active at each point)
+(assert (and (not (<= (/ 1.0 81.0) (^ (/ 1.0 9.0) 2.0))) true))
 (check-sat)
 (pop)
 

@@ -482,3 +482,37 @@ def test_a_max_is_split_by_the_regions_conditions(extra):
     assert "agrees" in failed(P, kc.Certificate("regions", wrong, sp.Rational(6, 5)))
     assert kc._substituted(sp.Min(x, 1) + sp.Abs(x), (x < 1, x > -x)) == 2 * x
     assert kc._substituted(sp.Max(x, 1), (x > 0,)) == sp.Max(x, 1)          # no condition decides it
+
+
+def _tie(label, conds, c):
+    """A region of B = max(1, x^2 + 1)'s two arguments, f = 0: each alternative where it is the max."""
+    return kc.Region(label, tuple(conds), (kc.Alternative((x >= 0,), sp.Integer(0), x**2 + 1),
+                                           kc.Alternative((x <= 0,), sp.Integer(0), sp.Integer(1))),
+                     sp.Integer(0), sp.sympify(c))
+
+
+def test_a_property_of_every_alternative_everywhere_is_decided_alternative_by_alternative():
+    """B > 0 and smooth are first tried for each alternative alone, everywhere (kernel._Run.some_alt):
+    B_k > 0 holds for both alternatives of the tie; |(ln B_1)'| = 2|x|/(1 + x^2) <= 1/2 does not hold
+    everywhere (only for |x| <= 2 - sqrt 3), so the region decides it (x = 0: it holds); on |x| <= 1,
+    where B_1 is used up to x = 1 and its log-slope reaches 1, it fails, though the other alternative
+    (B_2 = 1) holds everywhere: one alternative's success is not the region's."""
+    P = problem(sp.Integer(0), sp.Max(x**2 + 1, 1))
+    w = kc._Run()
+    kc._local(w, P, kc.Certificate("regions", (_tie("tie", [sp.Eq(x, 0)], sp.Rational(1, 2)),), 1))
+    how = {o.name: o.detail for o in w.outcomes}
+    assert w.ok and "for each alternative" in how["B_positive[tie]"]
+    assert "for each alternative" not in how["smooth[tie]"]
+    w = kc._Run()
+    kc._local(w, P, kc.Certificate("regions", (_tie("wide", [x**2 <= 1], sp.Rational(1, 2)),), 1))
+    assert [o.name for o in w.outcomes if not o.holds] == ["smooth[wide]"]
+
+
+def test_alternatives_that_leave_a_gap_are_refused_whatever_each_alternative_satisfies():
+    """The rule "each alternative everywhere" stands on every point of the region having an active
+    alternative: with none active on x <= 1, B_positive and smooth hold for the one alternative, and
+    the certificate is refused by alternatives[R] (and by cover, which is decided jointly there)."""
+    gap = (kc.Region("all", (), (kc.Alternative((x > 1,), sp.Integer(0), sp.Integer(1)),), sp.Integer(0),
+                     sp.Integer(0)),)
+    assert failed(problem(sp.Integer(0), sp.Integer(1)), kc.Certificate("regions", gap, sp.Rational(1, 2))) \
+        == {"alternatives", "cover"}

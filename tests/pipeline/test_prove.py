@@ -325,3 +325,21 @@ def test_symbolic_mode_proves_definedness(monkeypatch, extra, expected):
         w = next(f for f in r.failing if f["condition"] == "defined:B")
         T = sp.Rational(w["parameters"]["T"])
         assert sp.Rational(w["witness"]["x"][0]) > T     # the radicand T - x is negative there
+
+
+def test_a_translator_state_is_copied_and_continued_exactly():
+    """The proof stage's memo of first translations (obligations._first) copies a translator's
+    state and continues from it: the copy has the same variables and facts, and what it translates
+    next does not reach the original."""
+    from gpaudit.prove import obligations as obl
+    x, y = sp.symbols("x1 x2", real=True)
+    tr = z3backend.Translator()
+    assert obl.untouched(tr)
+    tr(sp.exp(x) + sp.sqrt(y))
+    snap = obl.snapshot(tr)
+    other = z3backend.Translator()
+    obl.restore(other, snap)
+    assert not obl.untouched(other) and other.vars.keys() == tr.vars.keys() and len(other.facts) == len(tr.facts)
+    assert other._n == tr._n and other.plain == tr.plain
+    other(sp.exp(2 * x))
+    assert len(other.facts) > len(tr.facts) and other._n > tr._n     # the copy grows, the original does not
