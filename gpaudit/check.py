@@ -127,13 +127,16 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         if progress and not settled:
             progress("prove", 0.0)
         # the kernel decides what no certificate changes, the pieces of f and B owned, defined and
-        # continuous (while the copy proves, where there is one); the proof stage leaves them to it
+        # continuous, and then what no rate changes, about the regions the copy found, while the
+        # copy finds the rates (where there is one); the proof stage leaves the pieces to it
         prepared = None if settled else kernel_prepare(mech)
+        if not settled and prepared is not None:
+            prepared = kernel_prepare(mech, beside.leaves(), prepared)
         proof = None if settled else beside.result()
     if proof is not None and proof.deferred:
         # the kernel's answers where they all hold, else the proof stage's own (a witness)
         from .prove.engine import settle_pieces
-        proof = settle_pieces(mech, proof, None if prepared is None else prepared.outcomes)
+        proof = settle_pieces(mech, proof, None if prepared is None else prepared.pieces)
     info = {"audit": outcome.stats, "bound_source": mech.bound.source,
             "family": mech.family.name, "binary_floats": list(spec.binary_floats)}
     verified = None
@@ -229,16 +232,21 @@ RUN_SECONDS = 110
 KERNEL_SECONDS_MIN = 10
 
 
-def kernel_prepare(mech):
-    """kernel.certificate.prepare of the mechanism's problem, where every obligation it states
-    holds; else None: the proof stage decides them itself (it finds a witness where one fails),
-    and the kernel's check decides them all again."""
+def kernel_prepare(mech, leaves=None, prepared=None):
+    """kernel.certificate.prepare of the mechanism's problem, and with `leaves` (the proof stage's
+    regions) of the obligations about them that no rate enters, from what `prepared` decided
+    already.  Where the pieces' obligations do not all hold: None (the proof stage decides them
+    itself, and finds a witness where one fails); where the regions' do not: `prepared` (the
+    kernel's check decides them again, with its larger budget)."""
+    P = handoff.problem(mech)
     try:
         with budget.work_budget(PREPARE_STEPS, PREPARE_SECONDS):
-            ready = kcert.prepare(handoff.problem(mech))
+            ready = kcert.prepare(P, None if leaves is None else handoff.regions_of(leaves), prepared)
     except (ValueError, TypeError, zb.Unsupported):
+        return prepared
+    if not all(o.holds for o in ready.pieces):
         return None
-    return ready if all(o.holds for o in ready.outcomes) else None
+    return ready if all(o.holds for o in ready.structure) else prepared
 
 
 # The kernel's check ends: a total budget of weighted z3 steps (the catalog's largest check,

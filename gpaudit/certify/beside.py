@@ -28,13 +28,16 @@ from .pipeline import prove_stage
 
 class ProofBeside:
     """prove_stage(mech, pieces=False), started now in a forked copy where that is allowed (the
-    pieces are the kernel's, check.kernel_prepare); `result()` gives the outcome (the copy's, or
-    this process's own), `close()` stops the copy.  A context manager."""
+    pieces are the kernel's, check.kernel_prepare); `leaves()` gives the stage's regions as soon
+    as it has found them, `result()` its outcome (the copy's, or this process's own), `close()`
+    stops the copy.  A context manager."""
 
     def __init__(self, mech):
         self.mech = mech
         self.pid = None
         self.pipe = None
+        self._pending = None     # a record of the copy's read before it was asked for
+        self._own = None         # the outcome of the stage run in this process
         if processes.may_fork():
             self._start()
 
@@ -52,27 +55,56 @@ class ProofBeside:
         quiet = os.open(os.devnull, os.O_WRONLY)
         os.dup2(quiet, 1)         # whatever it would print, this process prints if it runs the
         os.dup2(quiet, 2)         # stage itself
+
+        def early(leaves):        # the regions, before their rates: the kernel decides what no
+            try:                  # rate enters meanwhile (check.kernel_prepare)
+                out.write(pickle.dumps(("leaves", leaves)))
+                out.flush()
+            except Exception:     # noqa: BLE001 - unpicklable: the kernel decides it all later
+                pass
         try:
-            data = pickle.dumps(("ok", _portable(prove_stage(self.mech, pieces=False))))
+            data = pickle.dumps(("ok", _portable(prove_stage(self.mech, pieces=False, on_leaves=early))))
         except BaseException:     # noqa: BLE001 - this process runs the stage itself, and the
             data = pickle.dumps(("failed",))   # error surfaces there as before
         out.write(data)
+
+    def _next(self):
+        """The copy's next record (None: it sent nothing more)."""
+        rec, self._pending = self._pending, None
+        if rec is None and self.pipe is not None:
+            try:
+                rec = pickle.load(self.pipe)
+            except Exception:  # noqa: BLE001 - the copy ended early
+                rec = None
+        return rec
+
+    def leaves(self):
+        """The proof stage's regions (route `regions`), as soon as it has them: the copy's first
+        record; without a copy, the stage runs here, now.  None where there are none (another
+        route, or the copy ended first)."""
+        if self.pipe is None:
+            self._own = self._own or prove_stage(self.mech, pieces=False)
+            return self._own.leaves if self._own.route == "regions" else None
+        rec = self._next()
+        if rec is not None and rec[0] == "leaves":
+            return rec[1]
+        self._pending = rec
+        return None
 
     def result(self):
         """The proof stage's outcome (a ProofOutcome): the copy's where it sent one, else computed
         here."""
         from ..prove.prover import ProofOutcome   # (gpaudit.prove loads only where a proof is wanted)
 
-        got = None
-        if self.pipe is not None:
-            try:
-                rec = pickle.load(self.pipe)
-                if rec[0] == "ok" and isinstance(rec[1], ProofOutcome):
-                    got = rec[1]
-            except Exception:  # noqa: BLE001 - the copy ended early: the stage runs here
-                got = None
-            self.close()
-        return got if got is not None else prove_stage(self.mech, pieces=False)
+        if self._own is not None:
+            return self._own
+        rec = self._next()
+        while rec is not None and rec[0] == "leaves":    # (leaves() was not asked)
+            rec = self._next()
+        self.close()
+        if rec is not None and rec[0] == "ok" and isinstance(rec[1], ProofOutcome):
+            return rec[1]
+        return prove_stage(self.mech, pieces=False)
 
     def close(self) -> None:
         """Stop the copy (a copy it forked dies with it) and reap it; nothing it sent is read."""

@@ -42,6 +42,7 @@ largest shift the cover conditions allow at distance Lambda (kernel.profile) <= 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
 import sympy as sp
@@ -273,10 +274,9 @@ class _Run:
         the smoothness of each of a max's arguments usually hold everywhere, and the alternatives'
         conditions (each argument is the largest) are what makes the joint query hard: a tie of four
         arguments took 0.65 s as one query, and 20 ms as four."""
-        props = [prop(a) for a in region.alts]
-        if each and all(self._decide(sp.Not(p), ALONE_MS, True)[0] for p in props):
+        if each and all(self._decide(sp.Not(prop(a)), ALONE_MS, True)[0] for a in region.alts):
             return self.exact(name, True, "z3 unsat for each alternative, without any conditions")
-        return self.need(name, sp.Not(sp.Or(*[sp.And(*a.conds, p) for a, p in zip(region.alts, props)])),
+        return self.need(name, sp.Not(sp.Or(*[sp.And(*a.conds, prop(a)) for a in region.alts])),
                          within=region.conds, relax=True)
 
     def _decide(self, formula, budget_ms, relax=False):
@@ -498,10 +498,14 @@ def _pieces_hold(run: _Run, funcs):
 
 @dataclass(frozen=True)
 class Prepared:
-    """The certificate-independent obligations of a problem (_pieces_hold), decided by `prepare`
-    (in the process that then checks the certificate, while the proof stage runs elsewhere)."""
+    """What `prepare` decided of a problem before its certificate's constants are known (in the
+    process that then checks the certificate, while the proof stage runs elsewhere): the pieces'
+    obligations (_pieces_hold) and, for regions of a given `shape`, those no constant enters
+    (_structure)."""
     P: Problem
-    outcomes: tuple
+    pieces: tuple
+    shape: tuple | None = None
+    structure: tuple = ()
     _token: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -509,30 +513,48 @@ class Prepared:
             raise TypeError("a Prepared problem is made only by gpaudit.kernel.certificate.prepare")
 
 
-@zb.session()
-def prepare(P: Problem) -> Prepared:
-    """The certificate-free obligations of P decided (in a z3 session of their own)."""
-    run = _Run()
-    _pieces_hold(run, _functions(P))
-    return Prepared(P, tuple(run.outcomes), _TOKEN)
+def _prepared(run: _Run, P: Problem, cert: Certificate, prepared):
+    ready = prepare(P, cert.regions, prepared)
+    run.outcomes.extend(ready.pieces + ready.structure)
 
 
-def _regions(run: _Run, P: Problem, cert: Certificate, prepared=None):
-    """The regions cover R^d, and on each, f and B are the region's formulas.
+def _shape(regions) -> tuple:
+    """What of the regions the structure obligations read: everything but the constants a_R, c_R."""
+    return tuple((r.label, r.conds, r.alts, r.pieces) for r in regions)
+
+
+def _decided(part) -> tuple:
+    """The outcomes of part(run) on a run of its own, in a z3 session of its own."""
+    with zb.session():
+        run = _Run()
+        part(run)
+    return tuple(run.outcomes)
+
+
+def prepare(P: Problem, regions=None, prepared: Prepared | None = None) -> Prepared:
+    """The obligations of P that no constant enters: the pieces', and with `regions` (of which the
+    constants are not read) those about the regions.  Each part is decided in a z3 session of its
+    own, or taken from `prepared` where that decided it for P (and regions of the same shape): the
+    same calls in the same sessions whether a caller prepared them ahead or `check` does."""
+    ok = prepared is not None and prepared._token is _TOKEN and prepared.P == P
+    pieces = prepared.pieces if ok else _decided(lambda run: _pieces_hold(run, _functions(P)))
+    shape = None if regions is None else _shape(regions)
+    structure = (() if shape is None else prepared.structure if ok and prepared.shape == shape
+                 else _decided(lambda run: _structure(run, P, regions)))
+    return Prepared(P, pieces, shape, structure, _TOKEN)
+
+
+def _structure(run: _Run, P: Problem, regs):
+    """The regions cover R^d, on each f and B are the region's formulas, and B > 0.
 
     Coverage is shown piece by piece: every x is owned by one piece of each function (`owned`), and
     each combination of pieces is covered by the regions that say they lie in it (`cover[i.j]`; a
     combination no region names must be empty).  A region that says which pieces it lies in is
     shown to (`inpiece`), so that there F is that piece's formula; one that does not is compared
     with F as a whole."""
-    regs, funcs = cert.regions, _functions(P)
+    funcs = _functions(P)
     pcs = {name: _pieces(F) for name, F in funcs}
-    if not (prepared is not None and prepared._token is _TOKEN and prepared.P == P):
-        prepared = prepare(P)      # as the caller would have: the same calls whether it did or not
-    run.outcomes.extend(prepared.outcomes)
-    combos = [()]
-    for name, _ in funcs:
-        combos = [c + (i,) for c in combos for i in range(1, len(pcs[name]) + 1)]
+    combos = itertools.product(*[range(1, len(pcs[name]) + 1) for name, _ in funcs])
     hinted = all(len(r.pieces) == len(funcs) for r in regs)
     if not hinted:
         run.need("cover_regions", sp.Not(sp.Or(*[sp.And(*r.conds) for r in regs])))
@@ -571,6 +593,8 @@ def _regions(run: _Run, P: Problem, cert: Certificate, prepared=None):
                         run.need(f"agrees[{r.label}.{k}.{name}]", sp.And(*where, sp.Not(dom)))
                     continue
                 run.need(f"agrees[{r.label}.{k}.{name}]", _agrees(sp.And(*where), piece_of.get(name, F), Fk))
+    for r in regs if P.B is not None else ():
+        run.some_alt(f"B_positive[{r.label}]", r, lambda a: sp.Gt(a.B, 0, evaluate=False), each=True)
 
 
 def _continuous(run: _Run, name, F):
@@ -649,7 +673,6 @@ def _local(run: _Run, P: Problem, cert: Certificate):
     for r in cert.regions:
         run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
                   f"a = {r.a}, c = {r.c} >= 0")
-        run.some_alt(f"B_positive[{r.label}]", r, lambda a: sp.Gt(a.B, 0, evaluate=False), each=True)
         R = run.roots
         if P.k > 1:
             def cover(a):
@@ -842,17 +865,18 @@ def _exact_profile(run: _Run, P: Problem, cert: Certificate):
 @zb.session()
 def check(P: Problem, cert: Certificate, prepared: Prepared | None = None) -> Verified:
     """Derive and decide every obligation of the certificate's route; Verified, or Rejected.
-    `prepared`: what `prepare(P)` decided of this same problem (taken only if it is that; else
-    prepare(P) runs here).  Its z3 calls share one context (z3door.session), made in an order that
-    follows from P and cert alone, so the same check gets the same answers whoever asks."""
+    `prepared`: what `prepare` decided of this same problem and regions of the same shape (taken
+    only where it is that; what it lacks, prepare decides here).  Its z3 calls share one context
+    (z3door.session; prepare's parts have one each), made in an order that follows from P and cert
+    alone, so the same check gets the same answers whoever asks."""
     run = _Run()
     if cert.route == "regions" and P.B is not None:
-        _regions(run, P, cert, prepared)
+        _prepared(run, P, cert, prepared)
         _local(run, P, cert)
         if two_point_needed(P):
             _two_point(run, P)
     elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity" and P.k == 1:
-        _regions(run, P, cert, prepared)
+        _prepared(run, P, cert, prepared)
         _lemma_31(run, P, cert)
         cert = replace(cert, regions=tuple(replace(r, a=sp.Integer(1), c=P.gamma) for r in cert.regions))
     else:

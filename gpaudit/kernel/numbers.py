@@ -69,24 +69,24 @@ def enclose(v, bits: int = BITS, end=None) -> arb:
 
 def up(v, bits: int = BITS) -> mpmath.mpf:
     """An mpf >= the exact value of v (exactly v when v is an mpf)."""
-    if isinstance(v, mpmath.mpf):
-        return v
-    e = exact(v)
-    if e.is_Rational:
-        with mpmath.workprec(bits):
-            return mpmath.mpf(mpmath.libmp.from_rational(int(e.p), int(e.q), bits, "c"))
-    return _mpf_of_exact_arb(enclose(e, bits, arb.upper))
+    return _rounded(v, bits, "c", arb.upper)
 
 
 def down(v, bits: int = BITS) -> mpmath.mpf:
     """An mpf <= the exact value of v (exactly v when v is an mpf)."""
+    return _rounded(v, bits, "f", arb.lower)
+
+
+def _rounded(v, bits: int, rounding: str, end) -> mpmath.mpf:
+    """v rounded at `bits` bits: a rational in mpmath's `rounding` ("c" ceiling, "f" floor), any
+    other value by the `end` (arb.upper, arb.lower) of its arb enclosure."""
     if isinstance(v, mpmath.mpf):
         return v
     e = exact(v)
     if e.is_Rational:
         with mpmath.workprec(bits):
-            return mpmath.mpf(mpmath.libmp.from_rational(int(e.p), int(e.q), bits, "f"))
-    return _mpf_of_exact_arb(enclose(e, bits, arb.lower))
+            return mpmath.mpf(mpmath.libmp.from_rational(int(e.p), int(e.q), bits, rounding))
+    return _mpf_of_exact_arb(enclose(e, bits, end))
 
 
 def le(a, b) -> bool | None:

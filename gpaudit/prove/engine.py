@@ -69,15 +69,17 @@ STAGE_STEPS = 10**8
 STAGE_SECONDS = 60
 
 
-def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True) -> ProofOutcome:
+def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True, on_leaves=None) -> ProofOutcome:
     """Prove (or refute) the conditions of Definition 8 for mech's f and B, region by region,
     under the stage's deterministic work budget and its wall-clock limit.
 
     ``pieces=False`` leaves definedness and continuity of f's and B's pieces to the kernel, which
     decides them from the mechanism alone (kernel.certificate.prepare) while this stage finds the
-    regions and their rates: the outcome is `deferred`, and `settle_pieces` completes it."""
+    regions and their rates: the outcome is `deferred`, and `settle_pieces` completes it.
+    ``on_leaves(leaves)`` is called with the regions as soon as they are found, before any rate
+    (route `regions` only): the kernel can decide what no rate enters while the rates are found."""
     with budget.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
-        out = _prove_conditions(mech, timeout_ms, pieces)
+        out = _prove_conditions(mech, timeout_ms, pieces, on_leaves)
         checks = _limits(out.checks, work)
         spent = work.spent
     return dataclasses.replace(out, checks=checks, spent=spent)
@@ -100,7 +102,7 @@ def _limits(checks, work, before=0):
         return c if detail == c.detail else dataclasses.replace(c, detail=detail)
     return [ended(c) for c in checks]
 
-def _prove_conditions(mech, timeout_ms: int, pieces: bool = True) -> ProofOutcome:
+def _prove_conditions(mech, timeout_ms: int, pieces: bool = True, on_leaves=None) -> ProofOutcome:
     t0 = time.perf_counter()
     zb.configure_z3()
     if mech.bound.expr is None:
@@ -112,6 +114,8 @@ def _prove_conditions(mech, timeout_ms: int, pieces: bool = True) -> ProofOutcom
         leaves = rg.leaves(mech.query.expr, mech.bound.expr)
     except zb.Unsupported as err:
         return _all_unknown(f"regions: {err}")
+    if on_leaves is not None:
+        on_leaves(leaves)
     per = {"B_positive": [], "cover": [], "smooth": []}
     rates, wit = {}, {}
     # The obligations whose building does not wait for an answer (definedness, B > 0 on each region,

@@ -69,7 +69,7 @@ def test_prepared_obligations_are_those_of_the_same_problem_only():
     cert = kc.Certificate("regions", good_regions(), E)
     whole = kc.check(problem(F, B), cert)
     ready = kc.prepare(problem(F, B))
-    assert {o.name.split("[")[0] for o in ready.outcomes} == {"owned", "continuous"}
+    assert {o.name.split("[")[0] for o in ready.pieces} == {"owned", "continuous"} and ready.structure == ()
     again = kc.check(problem(F, B), cert, ready)
     assert whole.outcomes == again.outcomes
     # prepared for a function with a jump: not this problem's, so not taken (the jump is still found)
@@ -81,6 +81,32 @@ def test_prepared_obligations_are_those_of_the_same_problem_only():
     assert {o.name.split("[")[0] for o in err.value.outcomes if not o.holds} == {"continuous"}
     with pytest.raises(TypeError):
         kc.Prepared(problem(Fj, sp.Integer(1)), ())
+
+
+def test_prepared_regions_are_taken_for_regions_of_the_same_shape_only():
+    """prepare(P, regions) also decides what no constant enters (coverage, alternatives, pieces,
+    formulas, B > 0), before the rates are known; check takes it for regions of the same shape only
+    (constants aside), with the same outcomes in the same order as deciding it all itself, and still
+    decides every constant: a slope constant below the query's is refused with the prepared regions."""
+    E = sp.Rational(2, 3)
+    P = problem(F, B)
+    shapes = tuple(dataclasses.replace(r, a=None, c=None) for r in good_regions())
+    ready = kc.prepare(P, shapes, kc.prepare(P))
+    assert {o.name.split("[")[0] for o in ready.structure} == {"cover", "inpiece", "agrees", "B_positive"}
+    assert all(o.holds for o in ready.structure)
+    cert = kc.Certificate("regions", good_regions(), E)
+    assert kc.check(P, cert, ready).outcomes == kc.check(P, cert).outcomes
+    tight = kc.Certificate("regions", good_regions(a_mid=sp.Rational(9, 10)), 1)
+    with pytest.raises(kc.Rejected) as err:
+        kc.check(P, tight, ready)
+    assert {o.name for o in err.value.outcomes if not o.holds} == {"cover[mid]"}
+    # regions of another shape (a piece hint changed): the prepared structure is not theirs
+    wrong = (dataclasses.replace(good_regions()[0], pieces=(2, 2)),) + good_regions()[1:]
+    assert "inpiece" in failed(P, kc.Certificate("regions", wrong, E)) and "inpiece" not in {
+        o.name.split("[")[0] for o in ready.structure if not o.holds}
+    with pytest.raises(kc.Rejected) as err:
+        kc.check(P, kc.Certificate("regions", wrong, E), ready)
+    assert "inpiece" in {o.name.split("[")[0] for o in err.value.outcomes if not o.holds}
 
 
 def test_a_rate_constant_below_the_slope_is_refused():                        # cover
@@ -499,10 +525,12 @@ def test_a_property_of_every_alternative_everywhere_is_decided_alternative_by_al
     (B_2 = 1) holds everywhere: one alternative's success is not the region's."""
     P = problem(sp.Integer(0), sp.Max(x**2 + 1, 1))
     w = kc._Run()
-    kc._local(w, P, kc.Certificate("regions", (_tie("tie", [sp.Eq(x, 0)], sp.Rational(1, 2)),), 1))
-    how = {o.name: o.detail for o in w.outcomes}
-    assert w.ok and "for each alternative" in how["B_positive[tie]"]
-    assert "for each alternative" not in how["smooth[tie]"]
+    tie = (_tie("tie", [sp.Eq(x, 0)], sp.Rational(1, 2)),)
+    kc._structure(w, P, tie)                 # (B > 0 is decided with the regions' structure)
+    kc._local(w, P, kc.Certificate("regions", tie, 1))
+    how = {o.name: (o.holds, o.detail) for o in w.outcomes}
+    assert how["B_positive[tie]"][0] and "for each alternative" in how["B_positive[tie]"][1]
+    assert how["smooth[tie]"][0] and "for each alternative" not in how["smooth[tie]"][1]
     w = kc._Run()
     kc._local(w, P, kc.Certificate("regions", (_tie("wide", [x**2 <= 1], sp.Rational(1, 2)),), 1))
     assert [o.name for o in w.outcomes if not o.holds] == ["smooth[wide]"]

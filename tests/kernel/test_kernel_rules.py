@@ -495,9 +495,10 @@ DECIDE_MUTANTS = {
 
 NUMBERS_MUTANTS = {
     "up rounds a rational down": ("up", '"c"', '"f"'),
-    "up takes the lower end of the ball": ("up", "bits, arb.upper)", "bits, arb.lower)"),
+    "up takes the lower end of the ball": ("up", "arb.upper)", "arb.lower)"),
     "down rounds a rational up": ("down", '"f"', '"c"'),
-    "down takes the upper end of the ball": ("down", "bits, arb.lower)", "bits, arb.upper)"),
+    "down takes the upper end of the ball": ("down", "arb.lower)", "arb.upper)"),
+    "a rational rounded the other way": ("_rounded", "bits, rounding))", "bits, {'c': 'f', 'f': 'c'}[rounding]))"),
     "decimal_up rounds down": ("decimal_up", "ROUND_CEILING", "ROUND_FLOOR"),
     "decimal_down rounds up": ("decimal_down", "ROUND_FLOOR", "ROUND_CEILING"),
     "_decimal's huge sentinels swapped": ("_decimal", 'return ("-1e99999999" if sign else "inf")',
@@ -506,8 +507,7 @@ NUMBERS_MUTANTS = {
                                           '("-1e-99999999" if sign else "0")'),
     "exact truncates an mpf to a double": ("exact", "        sign, man, exp, _ = v._mpf_",
                                            "        v = mpmath.mpf(float(v))\n        sign, man, exp, _ = v._mpf_"),
-    "up takes its end at the caller's precision": ("up", "enclose(e, bits, arb.upper)", "enclose(e, bits).upper()"),
-    "down takes its end at the caller's precision": ("down", "enclose(e, bits, arb.lower)", "enclose(e, bits).lower()"),
+    "an end taken at the caller's precision": ("_rounded", "enclose(e, bits, end)", "end(enclose(e, bits))"),
     "le takes an enclosure's overlap as <=": ("le", "if enc <= 0:", "if enc.mid() <= 0:"),
     "le takes any tie for <=": ("le", "if a == b:", "if True:"),
     "le rounds rationals": ("le", "return bool(a <= b)", "return bool(float(a) <= float(b))"),

@@ -16,6 +16,7 @@ import types
 from pathlib import Path
 
 import pytest
+import sympy as sp
 
 from gpaudit.certify import beside
 from gpaudit.check import check_spec
@@ -123,6 +124,47 @@ def test_a_copy_that_dies_changes_nothing(here, monkeypatch):
             os._exit(3)
         return stage(mech, **kw)
     monkeypatch.setattr(beside, "prove_stage", dying)
+    assert _check(CERTIFIED, monkeypatch, forking=True) == plain
+    assert here["forks"] == 1 and here["stages"] == 2     # run here again after the copy died
+
+
+def test_the_copy_sends_the_regions_before_their_rates(here, monkeypatch):
+    """The copy sends the regions first (the kernel decides what no rate enters while it finds the
+    rates): leaves() gives the outcome's own leaves, result() the outcome; without a copy, leaves()
+    runs the stage here, once.  The kernel's preparation of them is what its check decides."""
+    from gpaudit import check as ck
+    from gpaudit.certify import handoff
+    from gpaudit.kernel import certificate as kc
+    mech = build_mechanism(load_spec(CERTIFIED))
+    for forking in (True, False):
+        if forking:
+            monkeypatch.delenv("GPAUDIT_NO_AHEAD", raising=False)
+        else:
+            monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
+        with beside.ProofBeside(mech) as b:
+            assert (b.pid is not None) is forking
+            leaves = b.leaves()
+            out = b.result()
+        assert [(l.label, l.conds) for l in leaves] == [(l.label, l.conds) for l in out.leaves] and out.regions
+    assert here["stages"] == 1 and here["forks"] == 1
+    ready = ck.kernel_prepare(mech, leaves, ck.kernel_prepare(mech))
+    assert ready.structure and all(o.holds for o in ready.structure)
+    cert = handoff.from_proof(mech, out, sp.Rational(2, 3))
+    assert kc.check(handoff.problem(mech), cert, ready).outcomes == kc.check(handoff.problem(mech), cert).outcomes
+
+
+def test_a_copy_that_dies_after_sending_the_regions_changes_nothing(here, monkeypatch):
+    plain = _check(CERTIFIED, monkeypatch, forking=False)
+    me, stage = os.getpid(), beside.prove_stage
+
+    def dying_after_leaves(mech, **kw):
+        if os.getpid() != me:
+            def early(leaves):
+                kw["on_leaves"](leaves)
+                os._exit(3)
+            return stage(mech, **dict(kw, on_leaves=early))
+        return stage(mech, **kw)
+    monkeypatch.setattr(beside, "prove_stage", dying_after_leaves)
     assert _check(CERTIFIED, monkeypatch, forking=True) == plain
     assert here["forks"] == 1 and here["stages"] == 2     # run here again after the copy died
 
@@ -316,7 +358,7 @@ def test_pieces_the_kernel_leaves_undecided_are_decided_by_the_proof_stage(here,
     from gpaudit import check as ck
     mech = build_mechanism(load_spec(CERTIFIED))
     ready = ck.kernel_prepare(mech)
-    assert ready is not None and ready.outcomes and all(o.holds for o in ready.outcomes)
+    assert ready is not None and ready.pieces and all(o.holds for o in ready.pieces)
     plain = _check(CERTIFIED, monkeypatch, forking=True)
     checks = {c["id"]: c for c in plain["checks"]}
     assert checks["proof.continuity"]["method"].startswith("kernel: z3 unsat")

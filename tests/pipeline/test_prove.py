@@ -157,7 +157,7 @@ def test_a_stage_that_leaves_the_pieces_to_the_kernel_decides_none_of_them_and_i
     assert left.deferred and {status(left, c) for c in ("proof.defined", "proof.continuity")} == {SKIPPED}
     assert not [r for r in left.records if r.obligation.condition in ("defined", "continuity")]
     assert settle_pieces(good, left) is not left                  # nothing decided by the kernel: its own
-    decided = kc.prepare(handoff.problem(good)).outcomes
+    decided = kc.prepare(handoff.problem(good)).pieces
     done = settle_pieces(good, left, decided)
     assert not done.deferred and done.status == CERTIFIED and done.regions == left.regions
     cont = next(c for c in done.checks if c.id == "proof.continuity")
@@ -166,7 +166,7 @@ def test_a_stage_that_leaves_the_pieces_to_the_kernel_decides_none_of_them_and_i
     jump = build_mechanism(load_spec(ROOT / "examples/broken/threshold-bound-jump.yaml"))
     left = prove_conditions(jump, pieces=False)
     assert left.deferred and left.status == CERTIFIED and left.regions   # the jump is not its to see
-    decided = kc.prepare(handoff.problem(jump)).outcomes
+    decided = kc.prepare(handoff.problem(jump)).pieces
     assert not all(o.holds for o in decided)
     done = settle_pieces(jump, left, decided)
     assert status(done, "proof.continuity") == REFUTED and done.regions == [] and done.status == REFUTED
