@@ -574,7 +574,10 @@ def _structure(run: _Run, P: Problem, regs):
                     run.exact(f"inpiece[{r.label}.{name}]", False, f"no piece {i}")
                     continue
                 conds, value = pcs[name][i - 1]
-                run.need(f"inpiece[{r.label}.{name}]", sp.And(*r.conds, sp.Not(sp.And(*conds))))
+                if all(c == sp.true or c in r.conds for c in conds):   # a conjunction lies in each conjunct
+                    run.exact(f"inpiece[{r.label}.{name}]", True, "the piece's conditions are among the region's")
+                else:
+                    run.need(f"inpiece[{r.label}.{name}]", sp.And(*r.conds, sp.Not(sp.And(*conds))))
                 piece_of[name] = value
         for k, a in enumerate(r.alts, 1):
             for name, F in funcs:

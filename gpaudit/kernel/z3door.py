@@ -37,7 +37,6 @@ import operator
 import re
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import sympy as sp
 import z3
@@ -453,7 +452,7 @@ class Query:
 @dataclass
 class Answer:
     status: str                   # unsat | sat | unknown
-    model: dict = field(default_factory=dict)   # variable name -> Fraction (sat only)
+    model: dict = field(default_factory=dict)   # variable name -> Fraction (sat, read outside the kernel)
     seconds: float = 0.0
     cached: bool = False
     reason: str = ""
@@ -517,15 +516,6 @@ def enclosure(e):
         return numbers.exact(numbers.down(e, ENCLOSE_BITS)), numbers.exact(numbers.up(e, ENCLOSE_BITS))
     except (ValueError, TypeError):
         return None
-
-
-def model_value(v) -> Fraction:
-    if z3.is_rational_value(v):
-        return Fraction(v.numerator_as_long(), v.denominator_as_long())
-    if z3.is_algebraic_value(v):
-        dec = v.approx(30)
-        return Fraction(dec.numerator_as_long(), dec.denominator_as_long())
-    raise ValueError(str(v))
 
 
 def step_limit(budget_ms: int, digits: int, transcendental: int = 0) -> tuple[int, int]:
@@ -632,23 +622,16 @@ class NotRun:
         return self.reason
 
 
-def solve(q: Query, budget_ms: int, want_model=()) -> Answer:
+def solve(q: Query, budget_ms: int, read_model=None) -> Answer:
     """Decide q by z3 calls made here (the generators reach it through gpaudit.runtime.solve,
-    which may spare a call that would not prove; the kernel's obligations call it directly)."""
+    which may spare a call that would not prove; the kernel's obligations call it directly).  A
+    `sat` answer's model is what read_model(solver) reads of it (a candidate for the generators,
+    gpaudit.runtime.model_of; the kernel reads none: only `unsat` proves anything)."""
     r, s, dt, cases, split = _decide(q, budget_ms)
     if r == z3.unsat:
         return Answer(UNSAT, seconds=dt, cases=cases, split=split)
     if r == z3.sat:
-        m = s.model()
-        model = {}
-        for d in m.decls():
-            try:
-                model[d.name()] = model_value(m[d])
-            except (ValueError, z3.Z3Exception):
-                pass
-        for name in want_model:
-            model.setdefault(name, Fraction(0))
-        return Answer(SAT, model=model, seconds=dt, cases=cases, split=split)
+        return Answer(SAT, model=read_model(s) if read_model else {}, seconds=dt, cases=cases, split=split)
     try:
         why = s.reason_unknown()
     except z3.Z3Exception:

@@ -276,7 +276,7 @@ class Prover:
             q = tr.query(tr(sp.And(*leaf.conds)) if leaf.conds else rg.z3_true())
         except zb.Unsupported:
             return []
-        ans = zb.solve(q, 3000)
+        ans = runtime.solve(q, 3000, use_cache=False)
         return [self._model_point(ans)] if ans.status == zb.SAT else []
 
     def _grad_at(self, expr, x):

@@ -22,6 +22,7 @@ from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, worst
 from . import obligations as obl
 from . import regions as rg
 from ..kernel import z3door as zb
+from .. import runtime
 from ..spec.types import Growth, QueryKind
 from .prover import Prover, evidence, status_of, summary
 from .witness import WitnessFinder
@@ -169,7 +170,7 @@ def prove_symbolic(kind: str, growth: str = "exponential", timeout_ms: int = 200
                 last = next((r for r in reversed(pr.records) if r.obligation.condition == kind_), None)
                 model_ans = None
                 if last is not None and last.status == "sat":
-                    model_ans = zb.solve(last.obligation.query, timeout_ms)
+                    model_ans = runtime.solve(last.obligation.query, timeout_ms, use_cache=False)
                 if fail(kind_, leaf.label, model_ans):
                     st = REFUTED
             per[kind_].append(st)

@@ -5,6 +5,7 @@
     cache      the proof cache on disk
     budget     a stage's work budget and wall clock (the guard of the kernel's door)
     texts      a query's texts (the cache key, the SMT-LIB of proofs/*/obligations.smt2)
+    models     a `sat` answer's model as exact numbers (a candidate point; the kernel reads none)
 
 The generators reach z3 through `solve` here: an answer of the copy deciding ahead or of the disk
 cache can spare a call that would not prove (a `sat` candidate, an `unknown` at the same step
@@ -19,11 +20,13 @@ from fractions import Fraction
 
 from ..kernel import z3door
 from . import budget, cache, processes, texts
+from .models import model_of
 
 
 def solve(q, budget_ms: int, want_model=(), use_cache=True, replay: dict | None = None):
-    """z3door.solve(q, budget_ms, want_model), where `use_cache` lets the copy deciding ahead or
-    the disk cache spare a call that would not prove.
+    """z3door.solve(q, budget_ms), a `sat` answer's model read (models.model_of, the names of
+    `want_model` it leaves free 0), where `use_cache` lets the copy deciding ahead or the disk cache
+    spare a call that would not prove.
 
     `replay` (a dict the caller keeps for this process) holds the answers of calls this process
     made, by the query's exact text and the arguments: an identical query asked again gets the answer
@@ -48,7 +51,7 @@ def solve(q, budget_ms: int, want_model=(), use_cache=True, replay: dict | None 
 
 def _advised(q, budget_ms: int, want_model, use_cache: bool):
     if not use_cache:
-        return z3door.solve(q, budget_ms, want_model)
+        return z3door.solve(q, budget_ms, lambda s: model_of(s, want_model))
     got = processes.recall(q, budget_ms) or cache.recall(q, budget_ms)
     if got is not None and got[0].status in (z3door.SAT, z3door.UNKNOWN):    # never UNSAT
         ans, steps = got
@@ -59,6 +62,6 @@ def _advised(q, budget_ms: int, want_model, use_cache: bool):
         cache.learn(q, budget_ms, ans, steps)
         return ans
     before = budget.WORK.spent
-    ans = z3door.solve(q, budget_ms, want_model)
+    ans = z3door.solve(q, budget_ms, lambda s: model_of(s, want_model))
     cache.learn(q, budget_ms, ans, budget.WORK.spent - before)
     return ans

@@ -24,6 +24,7 @@ import z3
 
 from ..kernel import z3door as zb
 from . import cache, texts
+from .models import model_of
 
 # -- deciding ahead --------------------------------------------------------------------------
 _AHEAD = None
@@ -153,14 +154,7 @@ class _Ahead:
                 used[0] += s.steps
             return r, s, dt
         r, s, dt, cases, split = zb.decide_terms(list(q.facts), q.formula, call)
-        model = {}
-        if r == z3.sat:
-            m = s.model()
-            for d in m.decls():
-                try:
-                    model[d.name()] = zb.model_value(m[d])
-                except (ValueError, z3.Z3Exception):
-                    pass
+        model = model_of(s) if r == z3.sat else {}
         why = "" if r != z3.unknown else s.reason_unknown()
         return str(r), used[0], dt, cases, split, model, why
 

@@ -15,6 +15,7 @@ import z3
 from gpaudit.kernel import decide as kd
 from gpaudit.kernel import domain, numbers, z3door
 from gpaudit.runtime import budget
+from gpaudit.runtime.models import model_of
 from gpaudit.verdict import Check, Result
 from verified import trivially_verified
 
@@ -110,7 +111,7 @@ def test_a_claim_split_into_cases_is_unsat_only_when_every_case_is():
     proved = z3door.solve(_case_query(lambda b: b > -1), 1000)
     assert proved.status == z3door.UNSAT and proved.cases == 2
     # the second conjunct fails: sat, with a model of the whole formula (b >= 2 violates b < 2)
-    refuted = z3door.solve(_case_query(lambda b: b < 2), 1000)
+    refuted = z3door.solve(_case_query(lambda b: b < 2), 1000, model_of)
     assert refuted.status == z3door.SAT and refuted.cases == 2
     assert 0 < refuted.model["a"] < 1 and refuted.model["b"] >= 2
 
@@ -150,7 +151,7 @@ def _region_query(upper):
 def test_a_region_split_into_cases_is_unsat_only_when_every_case_is(monkeypatch):
     proved = z3door.solve(_region_query(1), 1000)
     assert proved.status == z3door.UNSAT and proved.cases == 2 and proved.split == "region"
-    refuted = z3door.solve(_region_query(4), 1000)   # a = -1.5: a^2 = 2.25 <= 4
+    refuted = z3door.solve(_region_query(4), 1000, model_of)   # a = -1.5: a^2 = 2.25 <= 4
     assert refuted.status == z3door.SAT and refuted.split == "region"
     m = refuted.model
     assert (m["a"] < -1 or m["a"] > 1) and m["b"] == m["a"] ** 2 and not m["b"] > 4

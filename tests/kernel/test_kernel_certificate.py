@@ -148,6 +148,24 @@ def test_a_wrong_piece_hint_is_refused():                                       
     assert "inpiece" in failed(problem(F, B), kc.Certificate("regions", tuple(regs), 1))
 
 
+def test_a_region_that_states_its_pieces_conditions_lies_in_the_piece():       # inpiece, literally
+    """A region whose conditions include every condition of the piece it names lies in it (a
+    conjunction lies in each conjunct): no z3 call.  One that implies them otherwise is shown by z3,
+    and one that does not imply them is refused (above)."""
+    v = kc.check(problem(F, B), kc.Certificate("regions", good_regions(), sp.Rational(2, 3)))
+    how = {o.name: o.detail for o in v.outcomes}
+    assert how["inpiece[mid.f]"] == how["inpiece[mid.B]"] == "the piece's conditions are among the region's"
+    implied = (region("left", [x < -2], -1, sp.exp((x + 1) / 9), 0, sp.Rational(1, 9), (1, 1)),
+               region("left2", [x < -1, sp.Not(x < -2)], -1, sp.exp((x + 1) / 9), 0, sp.Rational(1, 9), (1, 1)))
+    v = kc.check(problem(F, B), kc.Certificate("regions", implied + good_regions()[1:], sp.Rational(2, 3)))
+    how = {o.name: o.detail for o in v.outcomes}
+    assert how["inpiece[left.f]"].startswith("z3 unsat") and how["inpiece[left2.f]"].startswith("the piece's")
+    # a region stating only some of the piece's conditions is not in it by that: x <= 1 holds on
+    # x < -1 too, where f = -1, not the middle piece's x
+    wide = (good_regions()[0], region("mid", [x <= 1], x, 1, 1, 0, (2, 2)), good_regions()[2])
+    assert "inpiece" in failed(problem(F, B), kc.Certificate("regions", wide, sp.Rational(2, 3)))
+
+
 def test_a_jump_between_pieces_is_refused():                                   # continuous
     Fj = sp.Piecewise((0, x < 0), (1, True))          # each piece is flat: only continuity sees the jump
     regs = (region("neg", [x < 0], 0, 1, 0, 0, (1, 1)), region("pos", [sp.Not(x < 0)], 1, 1, 0, 0, (2, 1)))

@@ -132,9 +132,9 @@ def _plant_unsat_for_every_query(path, cache_dir, monkeypatch):
     own format and key, for every query it asked (at every budget it asked it with)."""
     asked, real = set(), zb.solve
 
-    def spy(q, budget_ms, want_model=()):
+    def spy(q, budget_ms, read_model=None):
         asked.add((texts.key_text(q), budget_ms))
-        return real(q, budget_ms, want_model)
+        return real(q, budget_ms, read_model)
     monkeypatch.setattr(zb, "solve", spy)
     monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")      # every query asked in this process, where the spy sees it
     honest = check_file(str(path), full_evidence=True)
