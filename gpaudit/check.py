@@ -127,11 +127,16 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
         if progress and not settled:
             progress("prove", 0.0)
         # the kernel decides what no certificate changes, the pieces of f and B owned, defined and
-        # continuous, and then what no rate changes, about the regions the copy found, while the
-        # copy finds the rates (where there is one); the proof stage leaves the pieces to it
+        # continuous, then what no rate changes, about the regions the copy found, while the copy
+        # finds the rates, and each region's own obligations as its rates come (where there is a
+        # copy; else after the stage, here); the proof stage leaves the pieces to it
         prepared = None if settled else kernel_prepare(mech)
         if not settled and prepared is not None:
-            prepared = kernel_prepare(mech, beside.leaves(), prepared)
+            leaves, rates = beside.leaves(), {}
+            prepared = kernel_prepare(mech, leaves, prepared)
+            for label, a, c in beside.rates() if leaves is not None else ():
+                rates[label] = {"a": a, "c": c}
+                prepared = kernel_prepare(mech, leaves, prepared, rates)
         proof = None if settled else beside.result()
     if proof is not None and proof.deferred:
         # the kernel's answers where they all hold, else the proof stage's own (a witness)
@@ -232,21 +237,24 @@ RUN_SECONDS = 110
 KERNEL_SECONDS_MIN = 10
 
 
-def kernel_prepare(mech, leaves=None, prepared=None):
+def kernel_prepare(mech, leaves=None, prepared=None, rates=None):
     """kernel.certificate.prepare of the mechanism's problem, and with `leaves` (the proof stage's
-    regions) of the obligations about them that no rate enters, from what `prepared` decided
-    already.  Where the pieces' obligations do not all hold: None (the proof stage decides them
-    itself, and finds a witness where one fails); where the regions' do not: `prepared` (the
-    kernel's check decides them again, with its larger budget)."""
+    regions, and the `rates` of those it has proved so far: label -> {"a", "c"}) of the obligations
+    about them that no bound E enters, from what `prepared` decided already.  Where the pieces'
+    obligations do not all hold: None (the proof stage decides them itself, and finds a witness
+    where one fails); where the regions' do not: `prepared` (the kernel's check decides them again,
+    with its larger budget)."""
     P = handoff.problem(mech)
     try:
         with budget.work_budget(PREPARE_STEPS, PREPARE_SECONDS):
-            ready = kcert.prepare(P, None if leaves is None else handoff.regions_of(leaves), prepared)
+            ready = kcert.prepare(P, None if leaves is None else handoff.regions_of(leaves, rates, partial=True),
+                                  prepared)
     except (ValueError, TypeError, zb.Unsupported):
         return prepared
     if not all(o.holds for o in ready.pieces):
         return None
-    return ready if all(o.holds for o in ready.structure) else prepared
+    local = ready.local.run.outcomes if ready.local is not None else ()
+    return ready if all(o.holds for o in ready.structure + tuple(local)) else prepared
 
 
 # The kernel's check ends: a total budget of weighted z3 steps (the catalog's largest check,

@@ -56,14 +56,14 @@ class ProofBeside:
         os.dup2(quiet, 1)         # whatever it would print, this process prints if it runs the
         os.dup2(quiet, 2)         # stage itself
 
-        def early(leaves):        # the regions, before their rates: the kernel decides what no
-            try:                  # rate enters meanwhile (check.kernel_prepare)
-                out.write(pickle.dumps(("leaves", leaves)))
+        def found(record):        # the regions, then each one's rates, as found: the kernel decides
+            try:                  # what they settle meanwhile (check.kernel_prepare)
+                out.write(pickle.dumps(record))
                 out.flush()
             except Exception:     # noqa: BLE001 - unpicklable: the kernel decides it all later
                 pass
         try:
-            data = pickle.dumps(("ok", _portable(prove_stage(self.mech, pieces=False, on_leaves=early))))
+            data = pickle.dumps(("ok", _portable(prove_stage(self.mech, pieces=False, found=found))))
         except BaseException:     # noqa: BLE001 - this process runs the stage itself, and the
             data = pickle.dumps(("failed",))   # error surfaces there as before
         out.write(data)
@@ -91,6 +91,18 @@ class ProofBeside:
         self._pending = rec
         return None
 
+    def rates(self):
+        """(label, a, c) of each region whose rates the proof stage has proved, as it proves them
+        (after leaves(), in the regions' order; without a copy, from the stage run here)."""
+        if self.pipe is None:
+            for label, r in (self._own.rates.items() if self._own is not None and self._own.route == "regions" else ()):
+                if r["a"] is not None and r["c"] is not None:
+                    yield label, r["a"], r["c"]
+            return
+        while (rec := self._next()) is not None and rec[0] == "rates":
+            yield rec[1:]
+        self._pending = rec
+
     def result(self):
         """The proof stage's outcome (a ProofOutcome): the copy's where it sent one, else computed
         here."""
@@ -99,7 +111,7 @@ class ProofBeside:
         if self._own is not None:
             return self._own
         rec = self._next()
-        while rec is not None and rec[0] == "leaves":    # (leaves() was not asked)
+        while rec is not None and rec[0] in ("leaves", "rates"):    # (not asked for)
             rec = self._next()
         self.close()
         if rec is not None and rec[0] == "ok" and isinstance(rec[1], ProofOutcome):

@@ -60,12 +60,13 @@ def from_proof(mech, proof, epsilon_upper, delta_route=None, tie=False) -> kc.Ce
     return kc.Certificate("regions", regions_of(proof.leaves, proof.rates), E, delta_route)
 
 
-def regions_of(leaves, rates=None) -> tuple:
+def regions_of(leaves, rates=None, partial=False) -> tuple:
     """The kernel's regions of the proof stage's leaves (route `regions`), with their constants a_R,
-    c_R from `rates` (leaf label -> {"a", "c"}); without rates, None: what the kernel reads of the
-    regions before their rates are found (kernel.certificate.prepare)."""
+    c_R from `rates` (leaf label -> {"a", "c"}); without rates (or, `partial`, for a label rates does
+    not have yet), None: what the kernel reads of the regions before their rates are found
+    (kernel.certificate.prepare)."""
     def const(label, key):
-        return None if rates is None else sp.sympify(rates[label][key])
+        return None if rates is None or partial and label not in rates else sp.sympify(rates[label][key])
     return tuple(kc.Region(l.label, tuple(l.conds), tuple(kc.Alternative(
                                tuple(a.conds), _settled(a.f, l.conds + a.conds), _settled(a.B, l.conds + a.conds))
                            for a in l.alts), const(l.label, "a"), const(l.label, "c"), _base(l.base))

@@ -37,13 +37,13 @@ def at_most_claim(value, claim) -> bool:
     return numbers.le(value, claim) is True
 
 
-def prove_stage(mech: Mechanism, pieces: bool = True, on_leaves=None):
+def prove_stage(mech: Mechanism, pieces: bool = True, found=None):
     """The proof stage's outcome (gpaudit.prove): regions with certified rates, checks, seeds.
     ``pieces=False``: definedness and continuity of the pieces are left to the kernel
-    (prove.engine.settle_pieces completes the outcome); ``on_leaves``: prove_conditions'."""
+    (prove.engine.settle_pieces completes the outcome); ``found``: prove_conditions'."""
     from ..prove import prove_conditions  # deferred: z3 loads only when a certificate is wanted
 
-    return prove_conditions(mech, pieces=pieces, on_leaves=on_leaves)
+    return prove_conditions(mech, pieces=pieces, found=found)
 
 
 def bound_conditions(mech: Mechanism, proof=None):

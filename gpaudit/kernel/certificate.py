@@ -506,6 +506,7 @@ class Prepared:
     pieces: tuple
     shape: tuple | None = None
     structure: tuple = ()
+    local: "_Local | None" = None     # the own obligations of the regions with constants so far
     _token: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -515,7 +516,7 @@ class Prepared:
 
 def _prepared(run: _Run, P: Problem, cert: Certificate, prepared):
     ready = prepare(P, cert.regions, prepared)
-    run.outcomes.extend(ready.pieces + ready.structure)
+    run.outcomes.extend(ready.pieces + ready.structure + tuple(ready.local.run.outcomes if ready.local else ()))
 
 
 def _shape(regions) -> tuple:
@@ -532,16 +533,23 @@ def _decided(part) -> tuple:
 
 
 def prepare(P: Problem, regions=None, prepared: Prepared | None = None) -> Prepared:
-    """The obligations of P that no constant enters: the pieces', and with `regions` (of which the
-    constants are not read) those about the regions.  Each part is decided in a z3 session of its
-    own, or taken from `prepared` where that decided it for P (and regions of the same shape): the
-    same calls in the same sessions whether a caller prepared them ahead or `check` does."""
+    """The obligations of P that no bound E enters: the pieces', and with `regions` those about the
+    regions (their structure, whatever their constants) and the own obligations of the leading
+    regions that have constants (route `regions`).  Each part is decided in a z3 session of its own,
+    or taken from `prepared` where that decided it for P (regions of the same shape; regions that
+    begin with those done, _Local): the same calls in the same sessions whether a caller prepared
+    them ahead, as the constants were found, or `check` does."""
     ok = prepared is not None and prepared._token is _TOKEN and prepared.P == P
     pieces = prepared.pieces if ok else _decided(lambda run: _pieces_hold(run, _functions(P)))
     shape = None if regions is None else _shape(regions)
     structure = (() if shape is None else prepared.structure if ok and prepared.shape == shape
                  else _decided(lambda run: _structure(run, P, regions)))
-    return Prepared(P, pieces, shape, structure, _TOKEN)
+    rated = list(itertools.takewhile(lambda r: r.a is not None, regions or ())) if P.B is not None else []
+    local = prepared.local if ok and prepared.local is not None else _Local(P)
+    if rated and not local.extend(rated):
+        local = _Local(P)
+        local.extend(rated)
+    return Prepared(P, pieces, shape, structure, local if local.done else None, _TOKEN)
 
 
 def _structure(run: _Run, P: Problem, regs):
@@ -648,19 +656,12 @@ def _substituted(e, conds):
             if all(any(op(ai, aj, evaluate=False) in have for op in ops) for j, aj in enumerate(args) if j != i):
                 return ai
         return None
-    while True:
-        nodes = [n for n in e.atoms(sp.Max, sp.Min, sp.Abs) if not n.args[0].has(sp.Max, sp.Min, sp.Abs)
-                 and not any(a.has(sp.Max, sp.Min, sp.Abs) for a in n.args)]
-        if not nodes:
+    while True:        # innermost first: an extremum none of whose arguments holds another
+        nodes = [n for n in e.atoms(sp.Max, sp.Min, sp.Abs) if not any(a.has(sp.Max, sp.Min, sp.Abs) for a in n.args)]
+        sub = next(((n, v) for n in sorted(nodes, key=sp.default_sort_key) if (v := extremum(n)) is not None), None)
+        if sub is None:
             return e
-        done = False
-        for n in sorted(nodes, key=sp.default_sort_key):
-            v = extremum(n)
-            if v is not None:
-                e, done = e.xreplace({n: v}), True
-                break
-        if not done:
-            return e
+        e = e.xreplace(dict([sub]))
 
 
 def _agrees(where, F, Fk):
@@ -672,32 +673,54 @@ def _agrees(where, F, Fk):
     return build
 
 
-def _local(run: _Run, P: Problem, cert: Certificate):
-    for r in cert.regions:
-        run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
-                  f"a = {r.a}, c = {r.c} >= 0")
-        R = run.roots
-        if P.k > 1:
-            def cover(a):
-                return _op_le(P, [_grads(fj, P.syms, R) for fj in a.f], r.a * R.atomize(a.B), R, r.alts.index(a))
+def _local(run: _Run, P: Problem, r: Region):
+    """Region r's own obligations: its constants, cover and smooth."""
+    run.exact(f"constants[{r.label}]", numbers.le(0, r.a) is True and numbers.le(0, r.c) is True,
+              f"a = {r.a}, c = {r.c} >= 0")
+    R = run.roots
+    if P.k > 1:
+        def cover(a):
+            return _op_le(P, [_grads(fj, P.syms, R) for fj in a.f], r.a * R.atomize(a.B), R, r.alts.index(a))
 
-            def smooth(a):
-                return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
-        elif P.metric == "l2" and all(w == 1 for w in P.weights):     # the Euclidean norm: by inner products
-            def cover(a):
-                return _le(R.norm_sq(R.atomize(a.f), P.syms), r.a**2 * R.atomize(a.B)**2)
+        def smooth(a):
+            return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
+    elif P.metric == "l2" and all(w == 1 for w in P.weights):     # the Euclidean norm: by inner products
+        def cover(a):
+            return _le(R.norm_sq(R.atomize(a.f), P.syms), r.a**2 * R.atomize(a.B)**2)
 
-            def smooth(a):
-                Ba = R.atomize(a.B)
-                return _le(R.norm_sq(Ba, P.syms) / Ba**2, r.c**2)
-        else:
-            def cover(a):
-                return _dual_le(P.metric, P.weights, _grads(a.f, P.syms, R), r.a * R.atomize(a.B), R)
+        def smooth(a):
+            Ba = R.atomize(a.B)
+            return _le(R.norm_sq(Ba, P.syms) / Ba**2, r.c**2)
+    else:
+        def cover(a):
+            return _dual_le(P.metric, P.weights, _grads(a.f, P.syms, R), r.a * R.atomize(a.B), R)
 
-            def smooth(a):
-                return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
-        run.some_alt(f"cover[{r.label}]", r, cover)
-        run.some_alt(f"smooth[{r.label}]", r, smooth, each=True)
+        def smooth(a):
+            return _dual_le(P.metric, P.weights, _log_grads(a.B, P.syms, R), r.c, R)
+    run.some_alt(f"cover[{r.label}]", r, cover)
+    run.some_alt(f"smooth[{r.label}]", r, smooth, each=True)
+
+
+class _Local:
+    """The regions' own obligations (_local), decided in the order of a certificate's regions on
+    one run, in one z3 session of their own, for as many regions as have constants so far: `prepare`
+    starts it while the proof stage finds the rates, and `check` continues it where its regions
+    begin with those done, while every obligation decided holds (else it starts afresh: the same
+    calls, in the same session, as one pass over all the regions makes)."""
+
+    def __init__(self, P: Problem):
+        self.P, self.run, self.done, self.session = P, _Run(), [], None
+
+    def extend(self, regions) -> bool:
+        """Decide the own obligations of the regions after those done; False (nothing decided)
+        where `regions` does not begin with them or one decided does not hold."""
+        if not self.run.ok or tuple(regions[:len(self.done)]) != tuple(self.done):
+            return False
+        with zb.session(self.session) as self.session:
+            for r in regions[len(self.done):]:
+                _local(self.run, self.P, r)
+                self.done.append(r)
+        return True
 
 
 def _op_le(P: Problem, J, bound, roots, tag):
@@ -875,7 +898,6 @@ def check(P: Problem, cert: Certificate, prepared: Prepared | None = None) -> Ve
     run = _Run()
     if cert.route == "regions" and P.B is not None:
         _prepared(run, P, cert, prepared)
-        _local(run, P, cert)
         if two_point_needed(P):
             _two_point(run, P)
     elif cert.route == "lemma_3_1" and P.B is None and P.bound_kind == "smooth_sensitivity" and P.k == 1:

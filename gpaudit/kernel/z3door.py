@@ -594,7 +594,7 @@ _SESSIONS: list = []      # [the z3 context, the steps made in it] of each sessi
 
 
 @contextlib.contextmanager
-def session():
+def session(state=None):
     """The calls made inside share one z3 context instead of a fresh one each (creating and freeing
     a context costs about a millisecond, a fifth of the kernel's time on the catalog).  A call's
     answer may then depend on the calls made before it in the session (z3 numbers its terms in the
@@ -603,11 +603,12 @@ def session():
     from the problem and the certificate alone.  Each call still gets its own solver, its own step
     limit (z3's rlimit counts from where the context's count stands) and its steps charged alone.
     Only the kernel opens sessions; the generators' calls, whose answers the cache and the copy
-    deciding ahead reuse, stay one context each."""
+    deciding ahead reuse, stay one context each.  `state` (from a session before): continue that
+    session, its context and its step count, as if no call had been made elsewhere in between."""
     configure_z3()
-    _SESSIONS.append([z3.Context(), 0])
+    _SESSIONS.append(state if state is not None else [z3.Context(), 0])
     try:
-        yield
+        yield _SESSIONS[-1]
     finally:
         _SESSIONS.pop()
 

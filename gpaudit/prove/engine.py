@@ -69,17 +69,18 @@ STAGE_STEPS = 10**8
 STAGE_SECONDS = 60
 
 
-def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True, on_leaves=None) -> ProofOutcome:
+def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True, found=None) -> ProofOutcome:
     """Prove (or refute) the conditions of Definition 8 for mech's f and B, region by region,
     under the stage's deterministic work budget and its wall-clock limit.
 
     ``pieces=False`` leaves definedness and continuity of f's and B's pieces to the kernel, which
     decides them from the mechanism alone (kernel.certificate.prepare) while this stage finds the
     regions and their rates: the outcome is `deferred`, and `settle_pieces` completes it.
-    ``on_leaves(leaves)`` is called with the regions as soon as they are found, before any rate
-    (route `regions` only): the kernel can decide what no rate enters while the rates are found."""
+    ``found(record)`` is told what the stage finds as soon as it has it (route `regions` only):
+    ("leaves", leaves) before any rate, then ("rates", label, a, c) for each region whose constants
+    are proved, in the regions' order: the kernel decides what they settle while the stage goes on."""
     with budget.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
-        out = _prove_conditions(mech, timeout_ms, pieces, on_leaves)
+        out = _prove_conditions(mech, timeout_ms, pieces, found)
         checks = _limits(out.checks, work)
         spent = work.spent
     return dataclasses.replace(out, checks=checks, spent=spent)
@@ -102,7 +103,7 @@ def _limits(checks, work, before=0):
         return c if detail == c.detail else dataclasses.replace(c, detail=detail)
     return [ended(c) for c in checks]
 
-def _prove_conditions(mech, timeout_ms: int, pieces: bool = True, on_leaves=None) -> ProofOutcome:
+def _prove_conditions(mech, timeout_ms: int, pieces: bool = True, found=None) -> ProofOutcome:
     t0 = time.perf_counter()
     zb.configure_z3()
     if mech.bound.expr is None:
@@ -114,8 +115,8 @@ def _prove_conditions(mech, timeout_ms: int, pieces: bool = True, on_leaves=None
         leaves = rg.leaves(mech.query.expr, mech.bound.expr)
     except zb.Unsupported as err:
         return _all_unknown(f"regions: {err}")
-    if on_leaves is not None:
-        on_leaves(leaves)
+    found = found or (lambda record: None)
+    found(("leaves", leaves))
     per = {"B_positive": [], "cover": [], "smooth": []}
     rates, wit = {}, {}
     # The obligations whose building does not wait for an answer (definedness, B > 0 on each region,
@@ -130,7 +131,7 @@ def _prove_conditions(mech, timeout_ms: int, pieces: bool = True, on_leaves=None
              + [o.query for _, obs in joins for o in obs])
     with processes.ahead(asked, P.timeout):
         _prepare_rates(P, leaves)
-        out = _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0)
+        out = _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0, found)
     if pieces:
         return out
     left = {"proof.defined", "proof.continuity"}
@@ -149,7 +150,7 @@ def _prepare_rates(P, leaves):
                     return
 
 
-def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> ProofOutcome:
+def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0, found=None) -> ProofOutcome:
     spec = mech.spec
     dfn = _decide_defined(P, defs, wit)
     for leaf, positive_on_leaf in zip(leaves, positive):
@@ -169,6 +170,8 @@ def _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0) -> 
         if cw:
             wit.setdefault("smooth", cw)
         rates[leaf.label] = {"a": a, "c": c, "a_status": a_st, "c_status": c_st}
+        if found is not None and a is not None and c is not None:
+            found(("rates", leaf.label, a, c))
     cont = _decide_joins(P, joins, wit)
     checks = [_defined_check(P, dfn, wit)]
     leaf_ev = [{"region": l.label, "conditions": [rg.text(c) for c in l.conds], "alternatives": len(l.alts),

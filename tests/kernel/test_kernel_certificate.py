@@ -109,6 +109,42 @@ def test_prepared_regions_are_taken_for_regions_of_the_same_shape_only():
     assert "inpiece" in {o.name.split("[")[0] for o in err.value.outcomes if not o.holds}
 
 
+def test_regions_own_obligations_are_continued_as_their_constants_come():
+    """prepare decides each region's own obligations (constants, cover, smooth) as soon as it has its
+    constants, in the regions' order, on one run in one session (kernel._Local); check continues it
+    where its regions begin with those done, with the same outcomes in the same order as one pass;
+    a start whose obligations do not all hold, or regions that begin otherwise, are not continued."""
+    E, P = sp.Rational(2, 3), problem(F, B)
+    good = good_regions()
+    cert = kc.Certificate("regions", good, E)
+    whole = kc.check(P, cert).outcomes
+
+    def rated(regions, n):          # the first n regions with their constants, the rest without
+        return tuple(r if k < n else dataclasses.replace(r, a=None, c=None) for k, r in enumerate(regions))
+    ready = kc.prepare(P, rated(good, 0))
+    assert ready.local is None
+    for n in (1, 2):
+        ready = kc.prepare(P, rated(good, n), ready)
+        assert ready.local.done == list(good[:n]) and ready.local.run.ok
+    assert kc.check(P, cert, ready).outcomes == whole
+    assert ready.local.done == list(good)                       # check continued it
+    # a start that does not hold (the middle slope constant too small) is not continued
+    bad = (good[0], dataclasses.replace(good[1], a=sp.Rational(9, 10)), good[2])
+    spoiled = kc.prepare(P, rated(bad, 2), kc.prepare(P, rated(bad, 0)))
+    assert not spoiled.local.run.ok
+    assert kc.check(P, cert, spoiled).outcomes == whole
+    # the same start left undecided (prepare's work budget spent): not continued, decided afresh
+    from gpaudit.runtime import budget
+    start = kc.prepare(P, rated(good, 0))
+    with budget.work_budget(1):
+        cut = kc.prepare(P, rated(good, 1), start)
+    assert cut.local.done == [good[0]] and not cut.local.run.ok
+    assert kc.check(P, cert, cut).outcomes == whole
+    # regions that begin otherwise (a larger first constant): not continued either
+    other = kc.prepare(P, rated((dataclasses.replace(good[0], c=1),) + good[1:], 1), start)
+    assert kc.check(P, cert, other).outcomes == whole
+
+
 def test_a_rate_constant_below_the_slope_is_refused():                        # cover
     assert "cover" in failed(problem(F, B), kc.Certificate("regions", good_regions(a_mid=sp.Rational(9, 10)), 1))
 
@@ -471,11 +507,11 @@ def test_a_bound_that_holds_only_on_its_region_is_decided_with_the_region():
     Bq = x**2 + 1                                              # |B'|/B = 2|x|/(x^2+1) <= 1/2 only for |x| <= 2 - sqrt 3
     inner = (region("in", [x**2 <= sp.Rational(1, 16)], 0, Bq, 0, sp.Rational(1, 2)),)
     w = kc._Run()
-    kc._local(w, problem(sp.Integer(0), Bq), kc.Certificate("regions", inner, 1))
+    kc._local(w, problem(sp.Integer(0), Bq), inner[0])
     assert w.ok and "without the region" not in {o.name: o.detail for o in w.outcomes}["smooth[in]"]
     wide = (region("in", [x**2 <= 1], 0, Bq, 0, sp.Rational(1, 2)),)
     w = kc._Run()
-    kc._local(w, problem(sp.Integer(0), Bq), kc.Certificate("regions", wide, 1))
+    kc._local(w, problem(sp.Integer(0), Bq), wide[0])
     assert not w.ok and [o.name for o in w.outcomes if not o.holds] == ["smooth[in]"]
 
 
@@ -545,12 +581,12 @@ def test_a_property_of_every_alternative_everywhere_is_decided_alternative_by_al
     w = kc._Run()
     tie = (_tie("tie", [sp.Eq(x, 0)], sp.Rational(1, 2)),)
     kc._structure(w, P, tie)                 # (B > 0 is decided with the regions' structure)
-    kc._local(w, P, kc.Certificate("regions", tie, 1))
+    kc._local(w, P, tie[0])
     how = {o.name: (o.holds, o.detail) for o in w.outcomes}
     assert how["B_positive[tie]"][0] and "for each alternative" in how["B_positive[tie]"][1]
     assert how["smooth[tie]"][0] and "for each alternative" not in how["smooth[tie]"][1]
     w = kc._Run()
-    kc._local(w, P, kc.Certificate("regions", (_tie("wide", [x**2 <= 1], sp.Rational(1, 2)),), 1))
+    kc._local(w, P, _tie("wide", [x**2 <= 1], sp.Rational(1, 2)))
     assert [o.name for o in w.outcomes if not o.holds] == ["smooth[wide]"]
 
 

@@ -130,7 +130,8 @@ def test_a_copy_that_dies_changes_nothing(here, monkeypatch):
 
 def test_the_copy_sends_the_regions_before_their_rates(here, monkeypatch):
     """The copy sends the regions first (the kernel decides what no rate enters while it finds the
-    rates): leaves() gives the outcome's own leaves, result() the outcome; without a copy, leaves()
+    rates), then each region's rates as it proves them: leaves() gives the outcome's own leaves,
+    rates() its proved rates in the regions' order, result() the outcome; without a copy, leaves()
     runs the stage here, once.  The kernel's preparation of them is what its check decides."""
     from gpaudit import check as ck
     from gpaudit.certify import handoff
@@ -144,11 +145,18 @@ def test_the_copy_sends_the_regions_before_their_rates(here, monkeypatch):
         with beside.ProofBeside(mech) as b:
             assert (b.pid is not None) is forking
             leaves = b.leaves()
+            rates = list(b.rates())
             out = b.result()
         assert [(l.label, l.conds) for l in leaves] == [(l.label, l.conds) for l in out.leaves] and out.regions
+        assert rates == [(l.label, out.rates[l.label]["a"], out.rates[l.label]["c"]) for l in out.leaves]
     assert here["stages"] == 1 and here["forks"] == 1
     ready = ck.kernel_prepare(mech, leaves, ck.kernel_prepare(mech))
-    assert ready.structure and all(o.holds for o in ready.structure)
+    assert ready.structure and all(o.holds for o in ready.structure) and ready.local is None
+    done = {}
+    for label, a, c in rates:
+        done[label] = {"a": a, "c": c}
+        ready = ck.kernel_prepare(mech, leaves, ready, done)
+        assert [r.label for r in ready.local.done] == list(done)
     cert = handoff.from_proof(mech, out, sp.Rational(2, 3))
     assert kc.check(handoff.problem(mech), cert, ready).outcomes == kc.check(handoff.problem(mech), cert).outcomes
 
