@@ -49,6 +49,21 @@ def tier_of(path) -> str | None:
 def pytest_configure(config):
     for tier in TIERS:
         config.addinivalue_line("markers", f"{tier}: a test of the tests/{tier}/ tier (tests/README.md)")
+    pool_worker()
+
+
+def pool_worker():
+    """A pytest-xdist worker among as many as there are cores (-n auto, pyproject's addopts) runs as
+    a worker of `gpaudit check -j N` with N >= the cores does (gpaudit.runner.worker_pool): it forks
+    no copy of itself, for the proof stage beside the audit or for queries decided ahead, since every
+    core already runs a worker and a copy would only add its fork and the pages it copies (the fast
+    tier: about 50 s instead of 60).  The tests of the copies themselves (test_beside.py,
+    test_ahead.py) allow them explicitly; with -n 0, or fewer workers than cores, nothing changes."""
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+    if os.environ.get("PYTEST_XDIST_WORKER") and workers:
+        from gpaudit.runtime import processes
+        if int(workers) >= processes.cores():
+            processes.set_ahead(False)
 
 
 # The files that take longest (minutes of the whole suite's time, measured with --durations), run

@@ -50,6 +50,7 @@ def watch(monkeypatch):
     # process may have left some behind (a sweep's dask cluster), and the copy here touches
     # nothing of theirs (test_no_fork_beside_another_thread checks the rule itself)
     monkeypatch.setattr(rp, "_one_thread", lambda: True)
+    monkeypatch.setattr(rp, "_AHEAD_ON", True)      # (a worker of the suite's pool forks none: conftest)
     seen = {"forks": 0, "taken": 0, "offered": 0, "cut": 0, "unsat ahead": 0, "asked": []}
     monkeypatch.setattr(rp, "AHEAD_MIN_QUERIES", 1)
     monkeypatch.setattr(rc, "_ON", False)
