@@ -6,6 +6,7 @@
     budget     a stage's work budget and wall clock (the guard of the kernel's door)
     texts      a query's texts (the cache key, the SMT-LIB of proofs/*/obligations.smt2)
     models     a `sat` answer's model as exact numbers (a candidate point; the kernel reads none)
+    memory     the allocator's thresholds, set once for z3's contexts (on import of this package)
 
 The generators reach z3 through `solve` here: an answer of the copy deciding ahead or of the disk
 cache can spare a call that would not prove (a `sat` candidate, an `unknown` at the same step
@@ -20,7 +21,10 @@ from fractions import Fraction
 
 from ..kernel import z3door
 from . import budget, cache, processes, texts
+from .memory import keep_freed_memory
 from .models import model_of
+
+keep_freed_memory()      # before the generators' z3 calls (a context each), which reach z3 through here
 
 
 def solve(q, budget_ms: int, want_model=(), use_cache=True, replay: dict | None = None):

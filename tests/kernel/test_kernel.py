@@ -395,3 +395,23 @@ def test_the_kernel_stays_small_enough_to_read():
     docstrings and comments, which say what each rule rests on, are not counted against it)."""
     total, code = kernel_lines()
     assert 0 < code <= KERNEL_CODE_LINES, (total, code)
+
+
+def test_the_allocator_keeps_freed_memory_for_the_next_z3_context():
+    """gpaudit.runtime sets glibc's trim and mmap thresholds (runtime/memory.py), so that the ~16 MB
+    a z3 context allocates and frees stays in the heap for the next one: glibc takes both (again, as
+    often as asked), and a new context then touches almost no fresh page.  (What it saves, a
+    thousand fresh pages a context where glibc would give the memory back, depends on the state of
+    the heap; benchmarks/bench.py prints the page faults of a check.)"""
+    import resource
+    import sys
+
+    from gpaudit.runtime import memory
+    if not sys.platform.startswith("linux"):
+        pytest.skip("glibc's mallopt")
+    assert memory.keep_freed_memory() and memory.keep_freed_memory()
+    z3.Context()                                        # the heap grows to a context's size once
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(10):
+        z3.Context()
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 10 * 100
