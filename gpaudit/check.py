@@ -136,7 +136,10 @@ def _check_spec(spec, progress, seed, effort, t0, full_evidence=False) -> Result
             prepared = kernel_prepare(mech, leaves, prepared)
             for label, a, c in beside.rates() if leaves is not None else ():
                 rates[label] = {"a": a, "c": c}
-                prepared = kernel_prepare(mech, leaves, prepared, rates)
+                ready = kernel_prepare(mech, leaves, prepared, rates)
+                if ready is None or ready is prepared:   # a region's did not all hold: the check decides
+                    break                                 # them (its own budget; at_requirement's constants)
+                prepared = ready
         proof = None if settled else beside.result()
     if proof is not None and proof.deferred:
         # the kernel's answers where they all hold, else the proof stage's own (a witness)

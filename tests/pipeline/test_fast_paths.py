@@ -403,3 +403,34 @@ def test_progress_names_the_proof_stage_only_where_it_runs():
         seen = []
         check_spec(load_spec(path), progress=lambda stage, frac: seen.append(stage), effort="quick")
         assert list(dict.fromkeys(seen)) == stages, (path.name, seen)
+
+
+def test_the_kernel_stops_deciding_regions_ahead_at_one_that_fails_and_the_verdict_stands(monkeypatch):
+    """check.kernel_prepare decides each region's own obligations as its rates come; where one does
+    not hold (here a first region handed a slope constant below its slope, as a generator's
+    enclosure-only constant would be) no further region is decided ahead (each would start afresh:
+    the same obligations again for every region after it), and the check decides them itself:
+    the verdict and bound are those of a run that prepared nothing ahead."""
+    from gpaudit import check as ck
+    from gpaudit.certify import handoff
+    path = ROOT / "examples" / "threshold-student-t.yaml"
+    plain = check_spec(load_spec(path))
+    real_regions, calls = handoff.regions_of, []
+
+    def low_first(leaves, rates=None, partial=False):
+        regs = real_regions(leaves, rates, partial)
+        if partial and regs and regs[0].a is not None:       # ahead only: the certificate is the real one
+            import dataclasses
+            import sympy as sp
+            regs = (dataclasses.replace(regs[0], a=sp.Rational(1, 1000)),) + regs[1:]
+        return regs
+    real_prepare = ck.kernel_prepare
+
+    def counting(mech, leaves=None, prepared=None, rates=None):
+        calls.append(None if rates is None else len(rates))
+        return real_prepare(mech, leaves, prepared, rates)
+    monkeypatch.setattr(handoff, "regions_of", low_first)
+    monkeypatch.setattr(ck, "kernel_prepare", counting)
+    r = check_spec(load_spec(path))
+    assert calls == [None, None, 1]             # the pieces, the structure, the first region: then no more
+    assert (r.verdict, r.epsilon_upper) == (plain.verdict, plain.epsilon_upper) == (CERTIFIED, plain.epsilon_upper)
