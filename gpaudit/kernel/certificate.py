@@ -515,8 +515,11 @@ class Prepared:
 
 
 def _prepared(run: _Run, P: Problem, cert: Certificate, prepared):
+    """prepare's outcomes for the certificate: route `regions` needs every region's own, in order."""
     ready = prepare(P, cert.regions, prepared)
     run.outcomes.extend(ready.pieces + ready.structure + tuple(ready.local.run.outcomes if ready.local else ()))
+    if P.B is not None and (ready.local.done if ready.local else []) != list(cert.regions):
+        run.exact("constants", False, "a region without its constants a_R, c_R")
 
 
 def _shape(regions) -> tuple:

@@ -145,6 +145,15 @@ def test_regions_own_obligations_are_continued_as_their_constants_come():
     assert kc.check(P, cert, other).outcomes == whole
 
 
+def test_a_region_without_its_constants_is_refused():                         # constants
+    """Every region's own obligations are decided, in order: a region whose constants are missing
+    (a certificate read with "a": null) is refused, however the regions before it fare, and the
+    check does not stop at the regions before it."""
+    for k in range(3):
+        regs = tuple(dataclasses.replace(r, a=None) if i == k else r for i, r in enumerate(good_regions()))
+        assert failed(problem(F, B), kc.Certificate("regions", regs, sp.Rational(2, 3))) == {"constants"}
+
+
 def test_a_rate_constant_below_the_slope_is_refused():                        # cover
     assert "cover" in failed(problem(F, B), kc.Certificate("regions", good_regions(a_mid=sp.Rational(9, 10)), 1))
 
