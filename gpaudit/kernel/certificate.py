@@ -43,7 +43,7 @@ largest shift the cover conditions allow at distance Lambda (kernel.profile) <= 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 
 import sympy as sp
 import z3
@@ -120,11 +120,13 @@ class Verified:
     epsilon_upper: sp.Expr
     route: str
     outcomes: tuple
-    _token: object = field(default=None, repr=False, compare=False)
+    key: InitVar[object] = None       # the kernel's token: not a field, so dataclasses.replace cannot pass it on
+    _token: object = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self):
-        if self._token is not _TOKEN:
+    def __post_init__(self, key):
+        if key is not _TOKEN:
             raise TypeError("a Verified certificate is made only by gpaudit.kernel.certificate.check")
+        object.__setattr__(self, "_token", _TOKEN)
 
     def __reduce__(self):
         # sent from a worker of `gpaudit check -j N` (the same program, which checked it there)
@@ -507,11 +509,13 @@ class Prepared:
     shape: tuple | None = None
     structure: tuple = ()
     local: "_Local | None" = None     # the own obligations of the regions with constants so far
-    _token: object = field(default=None, repr=False, compare=False)
+    key: InitVar[object] = None       # (as Verified's)
+    _token: object = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self):
-        if self._token is not _TOKEN:
+    def __post_init__(self, key):
+        if key is not _TOKEN:
             raise TypeError("a Prepared problem is made only by gpaudit.kernel.certificate.prepare")
+        object.__setattr__(self, "_token", _TOKEN)
 
 
 def _prepared(run: _Run, P: Problem, cert: Certificate, prepared):
@@ -520,11 +524,6 @@ def _prepared(run: _Run, P: Problem, cert: Certificate, prepared):
     run.outcomes.extend(ready.pieces + ready.structure + tuple(ready.local.run.outcomes if ready.local else ()))
     if P.B is not None and (ready.local.done if ready.local else []) != list(cert.regions):
         run.exact("constants", False, "a region without its constants a_R, c_R")
-
-
-def _shape(regions) -> tuple:
-    """What of the regions the structure obligations read: everything but the constants a_R, c_R."""
-    return tuple((r.label, r.conds, r.alts, r.pieces) for r in regions)
 
 
 def _decided(part) -> tuple:
@@ -544,7 +543,8 @@ def prepare(P: Problem, regions=None, prepared: Prepared | None = None) -> Prepa
     them ahead, as the constants were found, or `check` does."""
     ok = prepared is not None and prepared._token is _TOKEN and prepared.P == P
     pieces = prepared.pieces if ok else _decided(lambda run: _pieces_hold(run, _functions(P)))
-    shape = None if regions is None else _shape(regions)
+    # the regions' shape: everything the structure obligations read, all but the constants a_R, c_R
+    shape = None if regions is None else tuple((r.label, r.conds, r.alts, r.pieces) for r in regions)
     structure = (() if shape is None else prepared.structure if ok and prepared.shape == shape
                  else _decided(lambda run: _structure(run, P, regions)))
     rated = list(itertools.takewhile(lambda r: r.a is not None, regions or ())) if P.B is not None else []
@@ -660,7 +660,8 @@ def _substituted(e, conds):
                 return ai
         return None
     while True:        # innermost first: an extremum none of whose arguments holds another
-        nodes = [n for n in e.atoms(sp.Max, sp.Min, sp.Abs) if not any(a.has(sp.Max, sp.Min, sp.Abs) for a in n.args)]
+        nodes = [n for n in e.atoms(sp.Max, sp.Min, sp.Abs)
+                 if not any(a.has(sp.Max, sp.Min, sp.Abs) for a in n.args)]
         sub = next(((n, v) for n in sorted(nodes, key=sp.default_sort_key) if (v := extremum(n)) is not None), None)
         if sub is None:
             return e

@@ -25,7 +25,7 @@ constructs the certified verdict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass, field
 from enum import Enum
 
 from .certificate import is_verified
@@ -84,19 +84,18 @@ class Decision:
     rule: str
     reason: str
     evidence: Evidence = None
-    _token: object = None
+    key: InitVar[object] = None       # decide's token: not a field, so dataclasses.replace cannot pass it on
+    _token: object = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self):
-        if self._token is not _TOKEN:
+    def __post_init__(self, key):
+        if key is not _TOKEN:
             raise TypeError("a Decision is made only by gpaudit.kernel.decide.decide")
+        object.__setattr__(self, "_token", _TOKEN)
 
     def __reduce__(self):
         # Sent to another process (gpaudit check -j N), a Decision is not copied: the receiving
         # process applies the rule table to the same evidence again.
         return (decide, (self.evidence,))
-
-
-RULES = ("inconsistent", "refuted", "certified", "approximate", "otherwise")
 
 
 def decide(ev: Evidence) -> Decision:

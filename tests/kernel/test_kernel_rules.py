@@ -407,6 +407,30 @@ def test_a_forged_decision_is_not_certified():
     assert kd.is_certified_decision(kd.decide(kd.Evidence(within_claim=True, certificate_checks=("certified",), verified=trivially_verified())))
 
 
+def test_a_kernel_value_is_not_remade_with_other_fields():
+    """dataclasses.replace makes a new instance through the constructor with every field of the old
+    one: the kernel's token is no field (an InitVar), so it is not passed on and the constructor
+    refuses.  An unknown decision is not turned certified, a checked certificate's bound is not
+    changed, a prepared problem is not moved to another one; a pickled one is the same value."""
+    import dataclasses
+    import pickle
+
+    from gpaudit.kernel import certificate as kc
+    unknown = kd.decide(kd.Evidence())
+    with pytest.raises(TypeError):
+        dataclasses.replace(unknown, verdict=kd.CERTIFIED, rule="certified")
+    v = trivially_verified()
+    with pytest.raises(TypeError):
+        dataclasses.replace(v, epsilon_upper=sp.Integer(0))
+    x = sp.Symbol("x", real=True)
+    P = kc.Problem((x,), x, sp.Integer(1), "l2", (sp.Integer(1),), "laplace", (-kc.U,), (), sp.Integer(1),
+                   sp.Integer(0), "exponential", sp.oo, sp.Integer(1), sp.Integer(0), "piecewise")
+    ready = kc.prepare(P)
+    with pytest.raises(TypeError):
+        dataclasses.replace(ready, pieces=())
+    assert kc.is_verified(pickle.loads(pickle.dumps(v))) and pickle.loads(pickle.dumps(v)) == v
+
+
 # -- mutation tests ----------------------------------------------------------------------------------
 
 def _cases(fn):
