@@ -1,3 +1,3 @@
 """gpaudit: does a smooth-sensitivity Geo-Privacy mechanism keep the promise its constants make?"""
 
-__version__ = "0.3.6"
+__version__ = "0.3.7"

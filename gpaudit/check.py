@@ -5,10 +5,7 @@ Only sound methods can raise a verdict to certified; the audit can only refute.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import signal
-import threading
 import time
 
 import sympy as sp
@@ -50,30 +47,9 @@ def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
 
 # The last resort of "every run ends": whatever the budgets above do not bound (a callable whose loop
 # never ends: 2 ms calls are bounded by usercode.SECONDS, an endless one is not), SIGALRM ends the
-# check of one file after RUN_WATCHDOG_SECONDS, unknown, the detail naming the one nondeterministic
-# limit.  In the main thread only (signals reach no other); a z3 call under way ends by its own limits.
+# check of one file after RUN_WATCHDOG_SECONDS (runtime.budget.alarm), unknown, the detail naming the one
+# nondeterministic limit.  In the main thread only (signals reach no other); a z3 call under way ends by its own limits.
 RUN_WATCHDOG_SECONDS = 112
-
-
-@contextlib.contextmanager
-def watchdog(seconds):
-    """Raise RunOutOfTime in this (main) thread after `seconds`; elsewhere nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def expire(signum, frame):
-        raise RunOutOfTime()
-    old = signal.signal(signal.SIGALRM, expire)
-    before, interval = signal.setitimer(signal.ITIMER_REAL, seconds)
-    t0 = time.monotonic()
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-        if before:               # the caller's own timer, less the time this check took (due now: at once)
-            signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - t0), 1e-6), interval)
 
 
 def out_of_time_result(spec, seconds) -> Result:
@@ -97,7 +73,7 @@ def check_spec(spec, progress=None, seed=None, effort=None, full_evidence=False)
     check of a refuted configuration; the witness is the same either way."""
     t0 = time.perf_counter()
     try:
-        with watchdog(RUN_WATCHDOG_SECONDS), usercode.time_budget():
+        with budget.alarm(RUN_WATCHDOG_SECONDS, RunOutOfTime), usercode.time_budget():
             return _check_spec(spec, progress, seed, effort, t0, full_evidence)
     except UserCodeError as err:
         return user_code_result(spec, err, time.perf_counter() - t0)

@@ -48,6 +48,13 @@ class RunOutOfTime(KeyboardInterrupt):
     into an unknown result."""
 
 
+class StageOutOfTime(KeyboardInterrupt):
+    """The proof stage's own wall clock went off (gpaudit.prove.engine.STAGE_SECONDS and its grace) in
+    work no step count bounds: sympy's differentiation and simplification of a large expression.  A
+    KeyboardInterrupt for the same reason as RunOutOfTime; the proof stage turns it into unknown
+    checks that say so."""
+
+
 class UserCodeError(Exception):
     """A user's Python callable raised (any exception but KeyboardInterrupt, SystemExit included)
     or returned something that is not a real number.  The check of that one file ends with verdict

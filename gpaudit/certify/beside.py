@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 
 from ..runtime import processes
 from .pipeline import prove_stage
@@ -58,10 +59,18 @@ class ProofBeside:
 
         def found(record):        # the regions, then each one's rates, as found: the kernel decides
             try:                  # what they settle meanwhile (check.kernel_prepare)
-                out.write(pickle.dumps(record))
-                out.flush()
+                data = pickle.dumps(record)
             except Exception:     # noqa: BLE001 - unpicklable: the kernel decides it all later
+                return
+            # whole or not at all: the stage's alarm (prove.engine.STAGE_GRACE_SECONDS) waits
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            try:
+                out.write(data)
+                out.flush()
+            except OSError:       # the checking process stopped listening
                 pass
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
         try:
             data = pickle.dumps(("ok", _portable(prove_stage(self.mech, pieces=False, found=found))))
         except BaseException:     # noqa: BLE001 - this process runs the stage itself, and the

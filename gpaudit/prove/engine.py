@@ -14,6 +14,7 @@ import time
 
 import sympy as sp
 
+from ..errors import StageOutOfTime
 from ..verdict import CERTIFIED, REFUTED, SKIPPED, UNKNOWN, Check, all_hold, worst
 from ..spec.types import Growth, two_point_needed
 from . import obligations as obl
@@ -67,6 +68,12 @@ STAGE_STEPS = 10**8
 # the stage's wall clock.  Past it no z3 call and no arb box is begun, a call under way is
 # stopped, and what is left is unknown, saying so.  The catalog's slowest stage takes about 10 s.
 STAGE_SECONDS = 60
+# Neither bounds the stage's symbolic work (sympy differentiating and simplifying the rates' ratios,
+# which for some bounds runs for minutes: a smoothed SUM under the l2 metric, say): past
+# STAGE_SECONDS + STAGE_GRACE_SECONDS an alarm stops the stage wherever it is (runtime.budget.alarm),
+# and every check it had not settled is unknown, saying so.  The grace leaves a stage whose z3 calls
+# the wall clock already stopped the time to finish its report.
+STAGE_GRACE_SECONDS = 10
 
 
 def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True, found=None) -> ProofOutcome:
@@ -80,10 +87,19 @@ def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True, found=N
     ("leaves", leaves) before any rate, then ("rates", label, a, c) for each region whose constants
     are proved, in the regions' order: the kernel decides what they settle while the stage goes on."""
     with budget.work_budget(STAGE_STEPS, STAGE_SECONDS) as work:
-        out = _prove_conditions(mech, timeout_ms, pieces, found)
+        try:
+            with budget.alarm(STAGE_SECONDS + STAGE_GRACE_SECONDS, StageOutOfTime):
+                out = _prove_conditions(mech, timeout_ms, pieces, found)
+        except StageOutOfTime:
+            out = _all_unknown(_stopped()) if pieces else _deferred(_all_unknown(_stopped()))
         checks = _limits(out.checks, work)
         spent = work.spent
     return dataclasses.replace(out, checks=checks, spent=spent)
+
+
+def _stopped():
+    return (f"the proof stage's wall clock stopped it after {STAGE_SECONDS + STAGE_GRACE_SECONDS:g} s in work no step"
+            f" count bounds (sympy's differentiation and simplification); {zb.WALL_CLOCK_NOTE}")
 
 
 def _limits(checks, work, before=0):
@@ -132,8 +148,11 @@ def _prove_conditions(mech, timeout_ms: int, pieces: bool = True, found=None) ->
     with processes.ahead(asked, P.timeout):
         _prepare_rates(P, leaves)
         out = _decide_all(P, mech, leaves, defs, positive, joins, per, rates, wit, t0, found)
-    if pieces:
-        return out
+    return out if pieces else _deferred(out)
+
+
+def _deferred(out):
+    """The outcome with the pieces' checks left to the kernel."""
     left = {"proof.defined", "proof.continuity"}
     return dataclasses.replace(out, deferred=True, checks=[
         Check(c.id, SKIPPED, "left to the kernel", DEFERRED) if c.id in left else c for c in out.checks])
@@ -293,12 +312,19 @@ def settle_pieces(mech, proof, decided=None) -> ProofOutcome:
         # under what is left of the stage's work budget and wall clock: they are the stage's obligations
         used = max([(c.evidence or {}).get("seconds_total", 0) for c in proof.checks] + [0])
         left = max(1, STAGE_STEPS - proof.spent)
-        with budget.work_budget(left, max(1.0, STAGE_SECONDS - used)) as work:
+        seconds = max(1.0, STAGE_SECONDS - used)
+        with budget.work_budget(left, seconds) as work:
             P, wit = Prover(mech), {}
-            functions = ((mech.query.expr, "f"), (mech.bound.expr, "B"))
-            dfn = _decide_defined(P, [(name, obl.defined(expr, name)) for expr, name in functions], wit)
-            cont = _decide_joins(P, [(name, obl.continuity(expr, name)) for expr, name in functions], wit)
-            own = _limits([_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)], work, STAGE_STEPS - left)
+            try:
+                with budget.alarm(seconds + STAGE_GRACE_SECONDS, StageOutOfTime):
+                    functions = ((mech.query.expr, "f"), (mech.bound.expr, "B"))
+                    dfn = _decide_defined(P, [(name, obl.defined(expr, name)) for expr, name in functions], wit)
+                    cont = _decide_joins(P, [(name, obl.continuity(expr, name)) for expr, name in functions], wit)
+                    own = [_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)]
+            except StageOutOfTime:
+                wit = {}
+                own = [c for c in _all_unknown(_stopped()).checks if c.id in ("proof.defined", "proof.continuity")]
+            own = _limits(own, work, STAGE_STEPS - left)
         pieces = {c.id: c for c in own}
         seeds = _seeds(P, wit)
     checks = [pieces.get(c.id, c) for c in proof.checks]

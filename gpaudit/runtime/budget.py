@@ -6,10 +6,15 @@ with unknown instead of running for hours.  Deterministic: it counts z3's steps,
 the cache is charged the steps it cost when it was computed.  Where given, the stage also has a
 wall-clock limit, the one nondeterministic limit (z3door.WALL_CLOCK_NOTE): past it, no call is made
 and a call under way is stopped, and the answer is unknown with the limit in its reason.
+
+What neither bounds (a loop in a user's callable that never ends, sympy simplifying a large
+expression) is ended by an alarm (:func:`alarm`): SIGALRM raises an exception in the main thread.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from contextlib import contextmanager
 
@@ -64,3 +69,31 @@ def past_wall_clock() -> bool:
 
 def wall_clock_reason() -> str:
     return f"wall-clock limit: {WORK.limit_s:g} s; {zb.WALL_CLOCK_NOTE}"
+
+
+@contextmanager
+def alarm(seconds: float, raised: type):
+    """Raise `raised()` in this (main) thread after `seconds` of wall-clock time.  Elsewhere (no
+    signal reaches another thread) nothing.  Nested in an earlier timer that goes off first, nothing
+    either: the earlier one ends the work.  On the way out the earlier timer and handler are given
+    back, less the time spent here."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before, interval = signal.getitimer(signal.ITIMER_REAL)
+    if before and before <= seconds:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise raised()
+    old = signal.signal(signal.SIGALRM, expire)
+    t0 = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if before:               # the earlier timer, less the time spent here (due now: at once)
+            signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - t0), 1e-6), interval)

@@ -391,3 +391,28 @@ def test_the_kernels_check_ends_within_its_budget(monkeypatch):
     kern = next(c for c in r.checks if c.id == "kernel.certificate")
     assert r.verdict == "unknown" and kern.status == "unknown"
     assert "work budget" in kern.detail and "not decided" in kern.detail
+
+
+def test_a_stage_its_alarm_stopped_in_the_copy_is_taken_not_run_again(here, monkeypatch):
+    """The copy's proof stage held in sympy past its alarm (prove.engine.STAGE_GRACE_SECONDS) sends
+    its stopped outcome like any other: this process takes it (runs no stage of its own, which would
+    double the time), and the result is the one of a check with nothing forked."""
+    from gpaudit.prove import engine
+
+    def endless(P, leaves):      # symbolic work that checks no clock (ends by itself after 30 s)
+        x, t0 = sp.Symbol("x"), time.monotonic()
+        while time.monotonic() - t0 < 30:
+            sp.cancel(sp.together(sum(1 / (x + k) for k in range(8))))
+    monkeypatch.setattr(engine, "STAGE_SECONDS", 0.5)
+    monkeypatch.setattr(engine, "STAGE_GRACE_SECONDS", 0.5)
+    monkeypatch.setattr(engine, "_prepare_rates", endless)
+    plain = _check(CERTIFIED, monkeypatch, forking=False)
+    assert here["stages"] == 1
+    t0 = time.monotonic()
+    with_copy = _check(CERTIFIED, monkeypatch, forking=True)
+    assert time.monotonic() - t0 < 25
+    assert here["forks"] == 1 and here["stages"] == 1      # the copy's outcome was taken
+    assert with_copy == plain and plain["verdict"] == "unknown"
+    checks = {c["id"]: c for c in plain["checks"]}
+    assert "wall clock stopped it" in checks["proof.cover"]["detail"]
+    assert checks["proof.defined"]["status"] == "certified"
