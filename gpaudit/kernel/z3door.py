@@ -74,10 +74,12 @@ NUMERAL_DIGITS_MAX = 700
 # brings polynomials of its facts; a bound with ten exp bumps made single calls run for minutes): a
 # call's steps shrink by TRANSCENDENTAL_FREE / t for t > TRANSCENDENTAL_FREE of them.  Deterministic.
 TRANSCENDENTAL_FREE = 6
-# What no step count bounds: z3's memory (MB, z3's memory_max_size) and, the one nondeterministic
-# limit, the wall clock of a stage (gpaudit.runtime.budget, through GUARD): past it, no call is made and a call
-# under way is stopped (z3's timeout), and the answer is unknown with WALL_CLOCK_NOTE in its reason.
-MAX_MEMORY_MB = 4096
+# What no step count bounds: z3's memory (MB, z3's memory_max_size: a hard limit whose failure can
+# leave the process corrupted, so the last resort; GUARD.watch stops a call far below it) and, the
+# one nondeterministic limit, the wall clock of a stage (gpaudit.runtime.budget, through GUARD): past
+# it, no call is made and a call under way is stopped (z3's timeout), and the answer is unknown with
+# WALL_CLOCK_NOTE in its reason.
+MAX_MEMORY_MB = 8192
 WALL_CLOCK_NOTE = "the one nondeterministic limit"
 
 
@@ -116,6 +118,11 @@ class Guard:
 
     def charge(self, weighted_steps: int) -> None:
         """Count what a call spent."""
+
+    def watch(self, ctx):
+        """A context manager around one call on z3 context `ctx`, yielding why() -> "" or why the
+        call was stopped (gpaudit.runtime.budget watches z3's memory); this default watches nothing."""
+        return contextlib.nullcontext(str)
 
 
 GUARD = Guard()
@@ -547,16 +554,14 @@ def check_formula(assertions, budget_ms: int, digits: int | None = None, max_ste
 
 def call(assertions, steps: int, digits: int, max_steps: int | None = None):
     """check_formula's call with its step limit given (`steps`, cut to `max_steps`); charges
-    nothing.  Past the stage's wall-clock limit, or stopped by it, the call is unknown (NotRun)."""
-    if max_steps is not None:
-        steps = min(steps, int(max_steps))
-    if digits > NUMERAL_DIGITS_MAX:
-        return z3.unknown, NotRun(f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})"), 0.0
-    if steps < 1:
-        return z3.unknown, NotRun("the stage's work budget is spent"), 0.0
+    nothing.  Past the stage's wall-clock limit, or stopped by it or by the guard's watch (z3's
+    memory), the call is unknown (NotRun)."""
+    steps = steps if max_steps is None else min(steps, int(max_steps))
+    why = (f"a numeral of {digits} digits (more than {NUMERAL_DIGITS_MAX})" if digits > NUMERAL_DIGITS_MAX
+           else "the stage's work budget is spent" if steps < 1 else GUARD.stopped())
+    if why:
+        return z3.unknown, NotRun(why), 0.0
     wall = GUARD.seconds()
-    if GUARD.stopped():
-        return z3.unknown, NotRun(GUARD.stopped()), 0.0
     # a fresh context per call, or the session's (see `session`); z3's rlimit counts from where its
     # context's count stands, so a call may make `steps` steps either way
     sess = _SESSIONS[-1] if _SESSIONS else [z3.Context(), 0]
@@ -566,16 +571,16 @@ def call(assertions, steps: int, digits: int, max_steps: int | None = None):
         s.set("timeout", max(1, int(wall * 1000)))
     s.add(*[a.translate(sess[0]) for a in assertions])
     t0 = time.perf_counter()
-    try:
-        r = s.check()
-    except z3.Z3Exception:
-        r = z3.unknown
+    with GUARD.watch(sess[0]) as stopped:
+        try:
+            r = s.check()
+        except z3.Z3Exception:
+            r = z3.unknown
     dt = time.perf_counter() - t0
     s.steps = max(0, _count(s) - sess[1])    # this call's (the context's count moves on with the next)
     sess[1] += s.steps
-    if r == z3.unknown and GUARD.stopped():
-        return r, NotRun(GUARD.stopped()), dt
-    return r, s, dt
+    why = stopped() or (GUARD.stopped() if r == z3.unknown else "")   # a stopped call is unknown
+    return (z3.unknown, NotRun(why), dt) if why else (r, s, dt)
 
 
 def charge(weighted_steps: int) -> None:

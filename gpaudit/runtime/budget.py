@@ -18,6 +18,8 @@ import threading
 import time
 from contextlib import contextmanager
 
+import z3
+
 from ..kernel import z3door as zb
 
 
@@ -41,6 +43,52 @@ class Work(zb.Guard):
 
     def charge(self, weighted_steps: int) -> None:
         self.spent += int(weighted_steps)
+
+    def watch(self, ctx):
+        """The memory watch of one z3 call (see MemoryWatch), in every stage."""
+        return MemoryWatch(ctx)
+
+
+# What z3's own limits do not bound well: its memory.  Some nonlinear queries (8 variables, four of
+# them exp abstractions, on a smoothed SUM under the l2 metric) grow z3's memory by gigabytes inside
+# one operation that checks no step limit; at z3's hard limit (memory_max_size) its allocator fails
+# mid-operation and the process is left corrupted (a double free, then a segmentation fault in a later
+# call).  So a thread polls z3's allocation during each call and, past MEMORY_SOFT_MB, interrupts
+# the call (z3's own interrupt, honoured at its next checkpoint, which leaves the context usable):
+# that call is unknown, saying so.  The hard limit stays as the last resort, well above it (z3door).
+MEMORY_SOFT_MB = 1024
+MEMORY_POLL_SECONDS = 0.02
+
+
+class MemoryWatch:
+    """A context manager around one z3 call on context `ctx`; it yields why() -> "" or the reason
+    the call was stopped.  The thread lives only during the call (forks happen between calls)."""
+
+    def __init__(self, ctx):
+        self.ctx, self.reason = ctx, ""
+        self.done, self.lock = threading.Event(), threading.Lock()
+
+    def _poll(self):
+        limit = MEMORY_SOFT_MB << 20
+        while not self.done.wait(MEMORY_POLL_SECONDS):
+            if z3.Z3_get_estimated_alloc_size() > limit:
+                with self.lock:
+                    if not self.done.is_set():
+                        self.reason = (f"z3's memory passed {MEMORY_SOFT_MB} MB and the call was stopped"
+                                       f" (polled every {MEMORY_POLL_SECONDS:g} s; {zb.WALL_CLOCK_NOTE})")
+                        self.ctx.interrupt()
+                return
+
+    def __enter__(self):
+        self.thread = threading.Thread(target=self._poll, name="gpaudit-z3-memory", daemon=True)
+        self.thread.start()
+        return lambda: self.reason
+
+    def __exit__(self, *exc):
+        with self.lock:
+            self.done.set()
+        self.thread.join()
+        return False
 
 
 WORK = Work()

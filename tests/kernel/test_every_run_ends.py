@@ -253,3 +253,4 @@ def test_a_check_whose_stage_is_stopped_keeps_the_audit_and_the_kernels_pieces(m
     assert "privacy.loss" in checks
     assert str(checks["proof.defined"].status) == "certified"
     assert "wall clock stopped it" in checks["proof.cover"].detail
+

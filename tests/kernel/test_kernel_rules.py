@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -248,6 +249,8 @@ def test_the_replay_memo_answers_an_identical_query_and_charges_its_steps():
 def test_the_default_guard_limits_nothing_and_a_stage_guard_is_restored():
     g = z3door.Guard()
     assert g.left() is None and g.seconds() is None and g.stopped() == "" and g.charge(5) is None
+    with g.watch(None) as why:               # the kernel alone watches no call's memory
+        assert why() == ""
     old = z3door.set_guard(None)
     try:
         assert type(z3door.GUARD) is z3door.Guard
@@ -313,6 +316,34 @@ def test_the_wall_clock_limit_ends_a_call_and_says_so(monkeypatch):
     assert budget.WORK.seconds() is None and not budget.past_wall_clock()
     with budget.work_budget(10**12, seconds=600):
         assert z3door.solve(z3door.Query(z3.And(a > 1, a < 0), [], []), 1000).status == z3door.UNSAT
+
+
+def _five_squares():
+    """A query nlsat answers `sat` in about 0.1 s: a point of the unit 5-ball with a*b*c*d*e > 1/56."""
+    a, b, c, d, e = z3.Reals("a b c d e")
+    return [z3.And(a * a + b * b + c * c + d * d + e * e <= 1, a * b * c * d * e > z3.RealVal("1/56"))]
+
+
+def test_a_call_past_the_memory_watch_is_unknown_and_the_context_stays_usable(monkeypatch):
+    """z3's hard memory limit (memory_max_size) fails an allocation mid-operation and can leave the
+    process corrupted (a double free; a later call segfaulted): the guard's watch interrupts a call
+    whose memory passes MEMORY_SOFT_MB instead.  Here the limit is 0 MB, so the call is stopped at
+    the first poll: unknown, the reason named; then, in the same session, the same call decides as
+    before (the interrupt leaves the context usable), and no thread is left behind."""
+    threads = threading.active_count()
+    with z3door.session():
+        with budget.work_budget(10**9):
+            r, s, _ = z3door.call(_five_squares(), 10**8, 0)
+            assert r == z3.sat                               # the watch changes nothing below its limit
+            monkeypatch.setattr(budget, "MEMORY_SOFT_MB", 0)
+            monkeypatch.setattr(budget, "MEMORY_POLL_SECONDS", 0.002)
+            r, s, _ = z3door.call(_five_squares(), 10**8, 0)
+            assert r == z3.unknown and isinstance(s, z3door.NotRun)
+            assert "z3's memory passed 0 MB" in s.reason and z3door.WALL_CLOCK_NOTE in s.reason
+            monkeypatch.setattr(budget, "MEMORY_SOFT_MB", 1024)
+            r, s, _ = z3door.call(_five_squares(), 10**8, 0)
+            assert r == z3.sat
+    assert threading.active_count() == threads
 
 
 # -- numbers ---------------------------------------------------------------------------------------
@@ -548,7 +579,8 @@ DOOR_MUTANTS = {
     "unknown accepted as unsat": ("solve", "if r == z3.unsat:", "if r in (z3.unsat, z3.unknown):"),
     "a case left unknown counts as unsat": ("_by_cases", "if r != z3.unsat:\n            return None, spent",
                                             "if r not in (z3.unsat, z3.unknown):\n            return None, spent"),
-    "the wall clock ignored": ("call", "    if GUARD.stopped():\n        return z3.unknown", "    if False:\n        return z3.unknown"),
+    "the wall clock ignored": ("call", "if steps < 1 else GUARD.stopped())", "if steps < 1 else \"\")"),
+    "the memory watch ignored": ("call", "why = stopped() or (", "why = ("),
 }
 
 ENCLOSURE_MUTANTS = {
