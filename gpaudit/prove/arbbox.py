@@ -136,4 +136,5 @@ def try_close(o, syms, params, timeout_ms=10000, centre=None):
     if ans.status == zb.UNSAT:
         return Enclosure(True, f"arb branch-and-bound ({n} boxes on [-{CORE}, {CORE}]^{len(syms)} about the "
                          f"centre) + z3 unsat on the tail", dt, n)
-    return Enclosure(False, f"arb closed the core ({n} boxes), z3 {ans.status} on the tail", dt, n)
+    why = f" ({ans.reason})" if zb.WALL_CLOCK_NOTE in (ans.reason or "") else ""     # a limit stopped it
+    return Enclosure(False, f"arb closed the core ({n} boxes), z3 {ans.status} on the tail{why}", dt, n)

@@ -159,6 +159,8 @@ class Prover:
         if ans.status == zb.SAT:
             self.sat_points.append(self._model_point(ans))
         method = "z3 unsat" if ans.status == zb.UNSAT else f"z3 {ans.status}"
+        if zb.WALL_CLOCK_NOTE in (ans.reason or ""):      # a limit stopped the call: say which
+            method += f" ({ans.reason})"
         if ans.cases > 1:
             method += f" ({ans.cases} cases, {SPLIT_TEXT.get(ans.split, 'one case of it')} each)"
         if ans.status == zb.UNKNOWN:

@@ -74,8 +74,8 @@ class MemoryWatch:
             if z3.Z3_get_estimated_alloc_size() > limit:
                 with self.lock:
                     if not self.done.is_set():
-                        self.reason = (f"z3's memory passed {MEMORY_SOFT_MB} MB and the call was stopped"
-                                       f" (polled every {MEMORY_POLL_SECONDS:g} s; {zb.WALL_CLOCK_NOTE})")
+                        self.reason = (f"z3's memory passed {MEMORY_SOFT_MB} MB and the call was stopped;"
+                                       f" polled every {MEMORY_POLL_SECONDS:g} s, {zb.WALL_CLOCK_NOTE}")
                         self.ctx.interrupt()
                 return
 

@@ -254,3 +254,19 @@ def test_a_check_whose_stage_is_stopped_keeps_the_audit_and_the_kernels_pieces(m
     assert str(checks["proof.defined"].status) == "certified"
     assert "wall clock stopped it" in checks["proof.cover"].detail
 
+
+
+@slow
+def test_an_obligation_the_memory_watch_stopped_says_so_in_its_method(monkeypatch):
+    """A reviewer reads why an obligation stayed unknown: a call the memory watch stopped names it
+    in the obligation's method (here every call is stopped: the limit is 0 MB, polled at once)."""
+    from gpaudit.runtime import cache as proof_cache
+    monkeypatch.setattr(proof_cache, "_ON", False)
+    monkeypatch.setenv("GPAUDIT_NO_AHEAD", "1")
+    monkeypatch.setattr(budget, "MEMORY_SOFT_MB", 0)
+    monkeypatch.setattr(budget, "MEMORY_POLL_SECONDS", 0)
+    out = engine.prove_conditions(build_mechanism(load_spec(str(EXAMPLE))))
+    methods = [ob["method"] for c in out.checks for ob in (c.evidence or {}).get("obligations", [])]
+    stopped = [m for m in methods if "z3's memory passed 0 MB" in m]
+    assert stopped and all(z3door.WALL_CLOCK_NOTE in m for m in stopped)
+    assert str(out.status) != "certified"
