@@ -47,8 +47,9 @@ def user_code_result(spec, err: UserCodeError, seconds=None) -> Result:
 
 # The last resort of "every run ends": whatever the budgets above do not bound (a callable whose loop
 # never ends: 2 ms calls are bounded by usercode.SECONDS, an endless one is not), SIGALRM ends the
-# check of one file after RUN_WATCHDOG_SECONDS (runtime.budget.alarm), unknown, the detail naming the one
-# nondeterministic limit.  In the main thread only (signals reach no other); a z3 call under way ends by its own limits.
+# check of one file after RUN_WATCHDOG_SECONDS (runtime.budget.alarm), unknown, the detail naming the
+# one nondeterministic limit.  In the main thread only (signals reach no other); a z3 call under way
+# ends by its own limits.
 RUN_WATCHDOG_SECONDS = 112
 
 

@@ -91,7 +91,8 @@ def prove_conditions(mech, timeout_ms: int = 10000, pieces: bool = True, found=N
             with budget.alarm(STAGE_SECONDS + STAGE_GRACE_SECONDS, StageOutOfTime):
                 out = _prove_conditions(mech, timeout_ms, pieces, found)
         except StageOutOfTime:
-            out = _all_unknown(_stopped()) if pieces else _deferred(_all_unknown(_stopped()))
+            out = _all_unknown(_stopped())
+            out = out if pieces else _deferred(out)
         checks = _limits(out.checks, work)
         spent = work.spent
     return dataclasses.replace(out, checks=checks, spent=spent)
@@ -323,7 +324,7 @@ def settle_pieces(mech, proof, decided=None) -> ProofOutcome:
                     own = [_defined_check(P, dfn, wit), _continuity_check(P, cont, wit)]
             except StageOutOfTime:
                 wit = {}
-                own = [c for c in _all_unknown(_stopped()).checks if c.id in ("proof.defined", "proof.continuity")]
+                own = [Check(cid, UNKNOWN, "none", _stopped()) for cid in ("proof.defined", "proof.continuity")]
             own = _limits(own, work, STAGE_STEPS - left)
         pieces = {c.id: c for c in own}
         seeds = _seeds(P, wit)
